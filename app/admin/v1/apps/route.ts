@@ -1,0 +1,19 @@
+// GET /admin/v1/apps (no secrets) and POST: an application with its client secret, shown once.
+import { createApp, listApps } from '@/lib/access/apps';
+import { adminContext } from '@/lib/http/admin';
+import { readJson, readQuery } from '@/lib/http/request';
+import { json } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+import { ListQuery } from '@/lib/schemas/common';
+import { AppInput } from '@/lib/schemas/access';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  GET: async (req) => {
+    const a = await adminContext(req, { members: true });
+    return json(await listApps(a.db, readQuery(req.url, ListQuery)));
+  },
+  POST: async (req) => {
+    const a = await adminContext(req);
+    return json(await createApp(a.db, await readJson(req, AppInput, 64 * 1024)), { status: 201 });
+  },
+});

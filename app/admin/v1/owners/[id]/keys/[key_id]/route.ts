@@ -1,0 +1,14 @@
+// DELETE /admin/v1/owners/{id}/keys/{key_id}: the key stops working at once.
+import { revokeApiKey } from '@/lib/access/owners';
+import { adminContext } from '@/lib/http/admin';
+import { pathId } from '@/lib/http/request';
+import { noContent } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  DELETE: async (req, { params }) => {
+    const a = await adminContext(req);
+    await revokeApiKey(a.db, pathId(params.id, 'Owner not found'), pathId(params.key_id, 'Key not found'));
+    return noContent();
+  },
+});

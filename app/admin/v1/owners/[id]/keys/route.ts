@@ -1,0 +1,15 @@
+// POST /admin/v1/owners/{id}/keys: a new live or sandbox API key, shown in this response only.
+import { addApiKey } from '@/lib/access/owners';
+import { adminContext } from '@/lib/http/admin';
+import { pathId, readJson } from '@/lib/http/request';
+import { json } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+import { KeyInput } from '@/lib/schemas/access';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  POST: async (req, { params }) => {
+    const a = await adminContext(req);
+    const input = await readJson(req, KeyInput, 64 * 1024);
+    return json(await addApiKey(a.db, pathId(params.id, 'Owner not found'), input.sandbox), { status: 201 });
+  },
+});

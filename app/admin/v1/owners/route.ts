@@ -1,0 +1,20 @@
+// GET /admin/v1/owners (members: their own) and POST (admins): a workspace with a live and a sandbox key.
+import { createOwner, listOwners } from '@/lib/access/owners';
+import { adminContext } from '@/lib/http/admin';
+import { readJson, readQuery } from '@/lib/http/request';
+import { json } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+import { ListQuery } from '@/lib/schemas/common';
+import { OwnerInput } from '@/lib/schemas/access';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  GET: async (req) => {
+    const a = await adminContext(req, { members: true });
+    return json(await listOwners(a.db, readQuery(req.url, ListQuery), a.onlyOwners));
+  },
+  POST: async (req) => {
+    const a = await adminContext(req);
+    const input = await readJson(req, OwnerInput, 64 * 1024);
+    return json(await createOwner(a.db, input.name), { status: 201 });
+  },
+});

@@ -1,0 +1,23 @@
+// GET /silo/v1/entries (newest first, keyset pages) and POST (service id) — contract §3.
+import { siloTarget } from '@/lib/http/auth';
+import { limits, siloContext } from '@/lib/http/context';
+import { readJson, readQuery } from '@/lib/http/request';
+import { json } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+import { createEntry, listEntries, presentEntry } from '@/lib/silo/entries';
+import { EntryListQuery, entryInput } from '@/lib/schemas/entries';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  GET: async (req) => {
+    const c = await siloContext(req);
+    const q = readQuery(req.url, EntryListQuery);
+    return json(await listEntries(c.db, siloTarget(c.principal, req.headers), q));
+  },
+  POST: async (req) => {
+    const c = await siloContext(req);
+    const l = limits();
+    const input = await readJson(req, entryInput(l.meta), l.maxJsonBytes);
+    const { entry } = await createEntry(c.db, siloTarget(c.principal, req.headers), input);
+    return json(presentEntry(entry), { status: 201, headers: { Location: `/silo/v1/entries/${entry.id}` } });
+  },
+});

@@ -1,0 +1,62 @@
+// POST /access/v1/enrollment/authorize (seed §4.1, contract §2): an application, with its client
+// credentials, gets a token to act for an enrollment, found by id or by owner (created on first use).
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client';
+import type { App, Enrollment } from '../db/generated/client';
+import { ApiError, notFound } from '../errors';
+import { isUniqueViolation } from '../silo/db-errors';
+import { principalFromBearer } from './authenticate';
+import { presentEnrollment } from './enrollments';
+import { hashSecret, newSecret } from './secrets';
+
+export interface AuthorizeOptions {
+  app: App;
+  id?: string;
+  ownerId?: string;
+  sandbox?: boolean;
+  /** the owner's API key, when the owner consents by sending it */
+  ownerKey?: string;
+  tokenTtlSeconds: number;
+}
+
+export async function authorizeEnrollment(db: Db, o: AuthorizeOptions) {
+  if (!o.id && !o.ownerId)
+    throw new ApiError('validation', 'Send id or owner_id', { fields: { id: 'id or owner_id is required', owner_id: 'id or owner_id is required' } });
+  const enrollment = o.id ? await byId(db, o) : await byOwner(db, o);
+  if (enrollment.disabled) throw new ApiError('enrollment_disabled', 'The enrollment is disabled');
+  const token = newSecret(enrollment.sandbox ? 'token_test' : 'token_live');
+  const expiresAt = new Date(Date.now() + o.tokenTtlSeconds * 1000);
+  await db.enrollmentToken.create({ data: { id: randomUUID(), enrollmentId: enrollment.id, hash: hashSecret(token), expiresAt } });
+  return { ...presentEnrollment(enrollment), token, token_expires: Math.floor(expiresAt.getTime() / 1000) };
+}
+
+async function byId(db: Db, o: AuthorizeOptions): Promise<Enrollment> {
+  const e = await db.enrollment.findUnique({ where: { id: o.id } });
+  if (!e || e.appId !== o.app.id || (o.ownerId && e.ownerId !== o.ownerId)) throw notFound('Enrollment not found');
+  return e;
+}
+
+async function byOwner(db: Db, o: AuthorizeOptions): Promise<Enrollment> {
+  const ownerId = o.ownerId!;
+  let sandbox: boolean;
+  if (o.ownerKey) {
+    const p = await principalFromBearer(db, o.ownerKey);
+    if (p.kind !== 'owner' || p.via !== 'api_key') throw new ApiError('forbidden', 'The owner key must be an owner API key');
+    if (p.ownerId !== ownerId) throw new ApiError('forbidden', 'The owner key belongs to another owner');
+    sandbox = p.sandbox;
+  } else if (o.app.trusted) {
+    sandbox = o.sandbox ?? false;
+  } else {
+    throw new ApiError('forbidden', "This application is not trusted: send the owner's API key (X-Owner-Key) to show consent");
+  }
+  if (!(await db.owner.findUnique({ where: { id: ownerId } }))) throw notFound('Owner not found');
+  const where = { appId_ownerId_sandbox: { appId: o.app.id, ownerId, sandbox } };
+  const existing = await db.enrollment.findUnique({ where });
+  if (existing) return existing;
+  try {
+    return await db.enrollment.create({ data: { id: randomUUID(), appId: o.app.id, ownerId, sandbox } });
+  } catch (err) {
+    if (isUniqueViolation(err)) return db.enrollment.findUniqueOrThrow({ where });
+    throw err;
+  }
+}

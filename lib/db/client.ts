@@ -1,0 +1,76 @@
+// The one Prisma client of the process: PostgreSQL when DATABASE_URL is set, else an embedded
+// PostgreSQL (PGlite) under DATA_DIR/db. Either way the checked-in migrations run first.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { config } from '../config';
+import { PrismaClient } from './generated/client';
+import { migrate, readMigrations, type SqlRunner } from './migrate';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  sql: SqlRunner;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres://… ; absent means embedded */
+  url?: string;
+  /** PGlite directory; absent (with no url) means in memory, for tests */
+  dataDir?: string;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const db = opts.url ? openPostgres(opts.url) : await openPglite(opts.dataDir);
+  await migrate(db.sql, await readMigrations(), { lock: db.kind === 'postgres' });
+  return db;
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const sql: SqlRunner = {
+    exec: async (text) => void (await pool.query(text)),
+    query: async (text, params) => (await pool.query(text, params)).rows,
+  };
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return { kind: 'postgres', prisma, sql, close: async () => { await prisma.$disconnect(); await pool.end(); } };
+}
+
+async function openPglite(dataDir?: string): Promise<Database> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const lite = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
+  const sql: SqlRunner = {
+    exec: async (text) => void (await lite.exec(text)),
+    query: async (text, params) => (await lite.query(text, params)).rows as never,
+  };
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await lite.close(); } };
+}
+
+// One database per process, kept on globalThis so Next's module reloading never opens a second
+// PGlite on the same directory.
+const g = globalThis as unknown as { __siloDb?: Promise<Database> };
+
+export function database(): Promise<Database> {
+  if (!g.__siloDb) {
+    const c = config();
+    g.__siloDb = openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
+    g.__siloDb.catch(() => (g.__siloDb = undefined));
+  }
+  return g.__siloDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await database()).prisma;
+}
+
+/** Tests: use this database for the rest of the process. */
+export function setDatabase(db: Database) {
+  g.__siloDb = Promise.resolve(db);
+}

@@ -1,0 +1,72 @@
+// The one error type of the API and the one place it becomes the contract's error body (§1).
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  bad_json: 400,
+  bad_base64: 400,
+  bad_range: 400,
+  unauthorized: 401,
+  token_expired: 401,
+  forbidden: 403,
+  enrollment_disabled: 403,
+  upload_url_expired: 403,
+  not_found: 404,
+  unknown_version: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  offset_mismatch: 409,
+  not_stored: 409,
+  upload_in_progress: 409,
+  too_large: 413,
+  range_not_satisfiable: 416,
+  unsupported_media_type: 415,
+  validation: 422,
+  checksum_mismatch: 422,
+  size_mismatch: 422,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorKey = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  code: number;
+  key: string;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly key: ErrorKey;
+  readonly fields?: Record<string, string>;
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    key: ErrorKey,
+    message: string,
+    opts: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.key = key;
+    this.status = ERROR_STATUS[key];
+    this.fields = opts.fields;
+    this.headers = opts.headers;
+  }
+
+  body(): ErrorBody {
+    const body: ErrorBody = { code: this.status, key: this.key, message: this.message };
+    if (this.fields) body.fields = this.fields;
+    return body;
+  }
+}
+
+export const notFound = (what = 'Not found') => new ApiError('not_found', what);
+
+/** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
+export function toApiError(err: unknown, requestId: string): ApiError {
+  if (err instanceof ApiError) return err;
+  console.error(JSON.stringify({ level: 'error', requestId, error: String((err as Error)?.stack ?? err) }));
+  return new ApiError('internal', `Internal error; request id ${requestId}`);
+}

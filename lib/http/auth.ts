@@ -1,0 +1,70 @@
+// Who is calling: a Bearer credential, or the console's session cookie (same-origin mutations only).
+import { noCredentials, principalFromBearer } from '../access/authenticate';
+import { scopeOf, type Principal, type Scope, type Target } from '../access/principal';
+import { getDb } from '../db/client';
+import { config } from '../config';
+import { ApiError } from '../errors';
+import { sessionPrincipal } from './session';
+
+export interface CallerRequest {
+  headers: Headers;
+  method: string;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function bearerOf(headers: Headers): string | undefined {
+  const auth = headers.get('authorization');
+  if (!auth) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  if (!m) throw new ApiError('unauthorized', 'Use Authorization: Bearer <API key or token>');
+  return m[1];
+}
+
+export async function authenticate(req: CallerRequest): Promise<Principal> {
+  const db = await getDb();
+  const bearer = bearerOf(req.headers);
+  if (bearer) return principalFromBearer(db, bearer, config().ADMIN_API_KEY);
+  const user = await sessionPrincipal(db, req.headers);
+  if (!user) throw noCredentials();
+  if (!SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
+  return user;
+}
+
+/** Cookie-authenticated mutations must come from our own pages (CSRF). */
+export function assertSameOrigin(headers: Headers) {
+  const origin = headers.get('origin');
+  const host = headers.get('x-forwarded-host') ?? headers.get('host');
+  let ok = false;
+  try {
+    ok = !!origin && !!host && new URL(origin).host === host;
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new ApiError('forbidden', 'Cross-origin requests cannot use the console session');
+}
+
+/** The silo scope of a caller; the admin key manages the instance and holds no silo data. */
+export function siloScope(p: Principal): Scope {
+  if (p.kind === 'admin_key') throw new ApiError('forbidden', 'The admin key manages the instance; use an owner API key or token');
+  return scopeOf(p);
+}
+
+/**
+ * The owner and environment a collection request (list, create) works in. API keys and tokens
+ * carry theirs; a console user names one with X-Silo-Owner (and X-Silo-Sandbox: true).
+ */
+export function siloTarget(p: Principal, headers: Headers): Target {
+  if (p.kind === 'owner') return { ownerId: p.ownerId, sandbox: p.sandbox };
+  const scope = siloScope(p);
+  const ownerId = headers.get('x-silo-owner')?.toLowerCase();
+  if (!ownerId) throw new ApiError('bad_request', 'Name the workspace with the X-Silo-Owner header');
+  if (scope.owners !== 'all' && !scope.owners.includes(ownerId)) throw new ApiError('not_found', 'Workspace not found');
+  return { ownerId, sandbox: headers.get('x-silo-sandbox') === 'true' };
+}
+
+export async function requireAdmin(req: CallerRequest): Promise<Principal> {
+  const p = await authenticate(req);
+  if (p.kind === 'admin_key' || (p.kind === 'user' && p.admin)) return p;
+  throw new ApiError('forbidden', 'Only instance administrators may do this');
+}

@@ -1,0 +1,75 @@
+// Byte paths on Node's req/res: serving a stored file, receiving an upload, an upload's status.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { File } from '../db/generated/client';
+import { ApiError } from '../errors';
+import { fileHeaders, matchesEtag, parseRange } from '../silo/files/file-headers';
+import { presentFile } from '../silo/files/present-file';
+import { receiveUpload } from '../silo/files/receive-upload';
+import { previousOf } from '../silo/files/slots';
+import type { UrlSigner } from '../silo/files/file-url';
+import type { Db } from '../db/client';
+import type { BlobStore } from '../storage/blob-store';
+import { JSON_TYPE } from './respond';
+
+export async function serveFile(req: IncomingMessage, res: ServerResponse, store: BlobStore, file: File, download: boolean) {
+  if (!file.stored) throw new ApiError('not_stored', 'The bytes of this file have not been uploaded yet');
+  const size = Number(file.size);
+  const headers = fileHeaders({ ...file, size }, download);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  if (matchesEtag(req.headers['if-none-match'] ?? null, file.hash)) {
+    res.statusCode = 304;
+    return void res.end();
+  }
+  const range = parseRange((req.headers.range as string | undefined) ?? null, size);
+  if (range.kind === 'unsatisfiable') {
+    throw new ApiError('range_not_satisfiable', `The file has ${size} bytes`, { headers: { 'Content-Range': `bytes */${size}` } });
+  }
+  if (range.kind === 'partial') {
+    res.statusCode = 206;
+    res.setHeader('Content-Range', `bytes ${range.range.start}-${range.range.end}/${size}`);
+    res.setHeader('Content-Length', range.range.end - range.range.start + 1);
+  } else {
+    res.statusCode = 200;
+    res.setHeader('Content-Length', size);
+  }
+  if (req.method === 'HEAD' || size === 0) return void res.end();
+  const stream = await store.read(file.hash, range.kind === 'partial' ? range.range : undefined);
+  await pipeline(stream, res);
+}
+
+export interface UploadDeps {
+  db: Db;
+  store: BlobStore;
+  signer: UrlSigner;
+}
+
+export async function acceptUpload(req: IncomingMessage, res: ServerResponse, d: UploadDeps, file: File) {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (!file.stored && declared > Number(file.size)) throw new ApiError('too_large', `More bytes than the placeholder's size (${file.size})`);
+  const outcome = await receiveUpload({ db: d.db, store: d.store, file, source: req, contentRange: (req.headers['content-range'] as string) ?? null });
+  if (outcome.kind === 'partial') {
+    res.statusCode = 204;
+    res.setHeader('Upload-Offset', outcome.offset);
+    res.setHeader('Upload-Length', Number(file.size));
+    return void res.end();
+  }
+  const body = Buffer.from(JSON.stringify(presentFile(outcome.file, d.signer, await previousOf(d.db, outcome.file))));
+  res.statusCode = 200;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/** HEAD on a placeholder's url: how many bytes are held, for a resume (tus-style headers). */
+export async function uploadStatus(res: ServerResponse, store: BlobStore, file: File) {
+  if (file.uploadExpiresAt && file.uploadExpiresAt.getTime() <= Date.now()) {
+    await store.dropHeld(file.id);
+    throw new ApiError('upload_url_expired', 'The upload url has expired; repeat the file request for a fresh one');
+  }
+  res.statusCode = 204;
+  res.setHeader('Upload-Offset', await store.heldSize(file.id));
+  res.setHeader('Upload-Length', Number(file.size));
+  res.setHeader('Cache-Control', 'no-store');
+  res.end();
+}

@@ -1,0 +1,49 @@
+// What a silo route needs, resolved once per request: database, blob store, caller, url signer.
+import type { Principal, Scope } from '../access/principal';
+import { instanceSecret } from '../access/instance';
+import { config } from '../config';
+import { getDb, type Db } from '../db/client';
+import type { UrlSigner } from '../silo/files/file-url';
+import type { BlobStore } from '../storage/blob-store';
+import { blobStore } from '../storage';
+import { authenticate, siloScope, type CallerRequest } from './auth';
+
+export interface SiloContext {
+  db: Db;
+  store: BlobStore;
+  principal: Principal;
+  scope: Scope;
+  signer: UrlSigner;
+}
+
+/** The origin links are built on: PUBLIC_URL, else what the request was addressed to. */
+export function publicBase(headers: Headers): string {
+  const configured = config().PUBLIC_URL;
+  if (configured) return configured.replace(/\/+$/, '');
+  const host = headers.get('x-forwarded-host') ?? headers.get('host') ?? 'localhost';
+  const proto = headers.get('x-forwarded-proto')?.split(',')[0].trim() ?? 'http';
+  return `${proto}://${host}`;
+}
+
+export async function signerFor(headers: Headers): Promise<UrlSigner> {
+  return { base: publicBase(headers), secret: await instanceSecret(await getDb()) };
+}
+
+export async function siloContext(req: CallerRequest): Promise<SiloContext> {
+  const principal = await authenticate(req);
+  const scope = siloScope(principal);
+  return { db: await getDb(), store: blobStore(), principal, scope, signer: await signerFor(req.headers) };
+}
+
+export function limits() {
+  const c = config();
+  return {
+    files: {
+      maxInlineBytes: c.MAX_INLINE_BYTES,
+      maxFileBytes: c.MAX_FILE_BYTES,
+      uploadTtlSeconds: c.UPLOAD_URL_TTL_SECONDS,
+    },
+    meta: { keys: c.MAX_META_KEYS, keyLength: c.MAX_META_KEY_LENGTH, valueLength: c.MAX_META_VALUE_LENGTH },
+    maxJsonBytes: c.maxJsonBytes,
+  };
+}

@@ -1,0 +1,45 @@
+// The Pages Router counterpart of route(): request ids, 405 with Allow, one error handler, and
+// connection handling for bodies we refuse before reading them to the end.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, toApiError } from '../errors';
+import { requestIdFrom } from './request-id';
+import { JSON_TYPE } from './respond';
+
+export interface NodeContext {
+  requestId: string;
+  query: Record<string, string | undefined>;
+}
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, ctx: NodeContext) => Promise<void>;
+type Method = 'GET' | 'HEAD' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
+
+export function sendError(req: IncomingMessage, res: ServerResponse, err: ApiError, requestId: string) {
+  if (res.headersSent) return void res.destroy();
+  const body = Buffer.from(JSON.stringify(err.body()));
+  res.statusCode = err.status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', body.length);
+  res.setHeader('X-Request-Id', requestId);
+  for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
+  // A body we stopped reading (413, or refused before reading) cannot be left on the socket.
+  if (!req.readableEnded) res.setHeader('Connection', 'close');
+  res.end(req.method === 'HEAD' ? undefined : body);
+  if (!req.readableEnded) res.once('finish', () => req.destroy());
+}
+
+export function nodeRoute(handlers: Partial<Record<Method, NodeHandler>>) {
+  const allow = Object.keys(handlers).join(', ');
+  return async (req: IncomingMessage & { query?: Record<string, string | string[]> }, res: ServerResponse) => {
+    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+    res.setHeader('X-Request-Id', requestId);
+    const query = Object.fromEntries(Object.entries(req.query ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+    try {
+      const h = handlers[(req.method ?? 'GET').toUpperCase() as Method];
+      if (!h) throw new ApiError('method_not_allowed', `${req.method} is not allowed on this path`, { headers: { Allow: allow } });
+      await h(req, res, { requestId, query });
+    } catch (err) {
+      // A client that hung up mid-upload has nobody to answer.
+      if (req.destroyed && (err as NodeJS.ErrnoException)?.code === 'ECONNRESET') return;
+      sendError(req, res, toApiError(err, requestId), requestId);
+    }
+  };
+}

@@ -1,0 +1,86 @@
+// Reading requests: JSON bodies under a size limit counted while streaming, queries, params.
+import type { z } from 'zod';
+import { ApiError } from '../errors';
+
+/** Turns zod issues into the contract's `fields` map and a sentence. */
+export function validationError(issues: readonly z.core.$ZodIssue[]): ApiError {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const field = issue.path.map(String).join('.') || 'body';
+    fields[field] ??= friendly(issue);
+  }
+  const [first] = Object.entries(fields);
+  return new ApiError('validation', `${first[0]} ${first[1]}`, { fields });
+}
+
+function friendly(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') return `must be ${article(issue.expected)}`;
+  if (issue.code === 'invalid_value' && 'values' in issue) return `must be one of ${issue.values.join(', ')}`;
+  if (issue.code === 'unrecognized_keys') return `has unknown fields: ${issue.keys.join(', ')}`;
+  return issue.message;
+}
+
+const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationError(r.error.issues);
+  return r.data;
+}
+
+export function isJsonType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** Reads a web body stream, refusing (413) as soon as it passes `maxBytes`. */
+export async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError('too_large', `The request body is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A JSON endpoint's body: 415 for another type, 413 past the limit, 400 for bad JSON, 422 for bad fields. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S, maxBytes: number): Promise<z.infer<S>> {
+  if (!isJsonType(req.headers.get('content-type')))
+    throw new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json');
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw new ApiError('too_large', `The request body is larger than ${maxBytes} bytes`);
+  const raw = await readLimited(req.body, maxBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ApiError('bad_json', 'The request body is not valid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ApiError('bad_request', 'The request body must be a JSON object');
+  return parseWith(schema, value);
+}
+
+export function readQuery<S extends z.ZodType>(url: string | URL, schema: S): z.infer<S> {
+  const params = new URL(url).searchParams;
+  const value: Record<string, string> = {};
+  for (const [k, v] of params) value[k] = v;
+  return parseWith(schema, value);
+}
+
+/** A path id that is not a UUID names nothing: 404, as for any unknown id. */
+export function pathId(value: string | undefined, what = 'Not found'): string {
+  if (!value || !/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value))
+    throw new ApiError('not_found', what);
+  return value.toLowerCase();
+}

@@ -1,0 +1,50 @@
+// Payloads of the entry endpoints (contract §3).
+import { z } from 'zod';
+import { FileRecord } from './files';
+import { listOf, meta, text, timestamp, type MetaLimits } from './common';
+
+export const entryInput = (metaLimits: MetaLimits) =>
+  z
+    .object({
+      key: text(255, 1).optional().meta({ description: 'Unique per owner and environment' }),
+      folder: text(255).default(''),
+      name: text(255).default(''),
+      meta: meta(metaLimits).default({}),
+    })
+    .meta({ id: 'EntryInput' });
+export type EntryInput = z.infer<ReturnType<typeof entryInput>>;
+
+export const entryUpdate = (metaLimits: MetaLimits) =>
+  z
+    .object({
+      key: text(255, 1).nullable().optional(),
+      folder: text(255).optional(),
+      name: text(255).optional(),
+      meta: meta(metaLimits).optional(),
+    })
+    .meta({ id: 'EntryUpdate' });
+export type EntryUpdate = z.infer<ReturnType<typeof entryUpdate>>;
+
+export const EntryRecord = z
+  .object({
+    id: z.string().meta({ format: 'uuid' }),
+    key: z.string().optional(),
+    folder: z.string(),
+    name: z.string(),
+    meta: z.record(z.string(), z.string()),
+    sandbox: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    attachments: z.array(FileRecord).optional().meta({ description: 'Current files; on GET of one entry' }),
+  })
+  .meta({ id: 'Entry' });
+export type EntryRecord = z.infer<typeof EntryRecord>;
+
+export const EntryList = listOf(EntryRecord, 'EntryList');
+
+export const EntryListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional(),
+  folder: z.string().max(1024).optional(),
+  key: z.string().max(1024).optional(),
+});

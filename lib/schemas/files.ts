@@ -1,0 +1,89 @@
+// Payloads of the file endpoints: seed §2.3 and §4.2–4.3, contract §4.
+import { z } from 'zod';
+import { meta, text, timestamp, uuid, type MetaLimits } from './common';
+
+export const Category = z.enum(['format', 'attachment']);
+export type Category = z.infer<typeof Category>;
+
+const sha256 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+  .transform((s) => s.toLowerCase());
+
+const mime = z
+  .string()
+  .max(255, 'must be at most 255 characters')
+  .regex(/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;.*)?$/, 'must be a MIME type such as application/pdf')
+  .transform((s) => s.trim());
+
+export interface FileLimits {
+  maxFileBytes: number;
+  meta: MetaLimits;
+}
+
+export const fileInput = (limits: FileLimits) =>
+  z
+    .object({
+      name: text(255, 1),
+      category: Category.default('attachment'),
+      data: z.string().optional().meta({ description: 'Base64 content (inline upload)' }),
+      mime: mime.optional(),
+      sha256: sha256.optional().meta({ description: 'Hex SHA-256 of the bytes; required without data' }),
+      size: z.number().int().min(0).max(limits.maxFileBytes, `must be at most ${limits.maxFileBytes} bytes`).optional(),
+      key: text(255, 1).optional(),
+      desc: text(1024).default(''),
+      embeddable: z.boolean().default(false),
+      private: z.boolean().default(false),
+      meta: meta(limits.meta).default({}),
+    })
+    .superRefine((v, ctx) => {
+      if (v.data !== undefined) return;
+      for (const f of ['mime', 'sha256', 'size'] as const)
+        if (v[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'is required when data is absent' });
+    })
+    .meta({ id: 'FileInput' });
+
+export type FileInput = z.infer<ReturnType<typeof fileInput>>;
+
+export const fileUpdate = (limits: FileLimits) =>
+  z
+    .object({
+      desc: text(1024).optional(),
+      meta: meta(limits.meta).optional(),
+      private: z.boolean().optional(),
+      embeddable: z.boolean().optional(),
+    })
+    .meta({ id: 'FileUpdate' });
+
+export type FileUpdate = z.infer<ReturnType<typeof fileUpdate>>;
+
+export const PreviousVersion = z
+  .object({ id: z.string(), hash: z.string(), size: z.number().int(), created_at: timestamp })
+  .meta({ id: 'PreviousVersion' });
+
+export const FileRecord = z
+  .object({
+    id: z.string().meta({ format: 'uuid' }),
+    entry_id: z.string().meta({ format: 'uuid' }),
+    name: z.string(),
+    category: Category,
+    key: z.string().optional(),
+    desc: z.string().optional(),
+    mime: z.string(),
+    size: z.number().int(),
+    hash: z.string().meta({ description: 'Lowercase hex SHA-256 of the bytes' }),
+    url: z.string().meta({ description: 'Signed link: PUT the bytes here while stored is false; GET them after' }),
+    stored: z.boolean(),
+    embeddable: z.boolean(),
+    private: z.boolean(),
+    meta: z.record(z.string(), z.string()),
+    previous: z.array(PreviousVersion).optional(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'FileRecord' });
+
+export type FileRecord = z.infer<typeof FileRecord>;
+
+export const FileList = z.object({ list: z.array(FileRecord) }).meta({ id: 'FileList' });
+
+export const FileParams = z.object({ entry_id: uuid, id: uuid });

@@ -1,0 +1,38 @@
+// Keyset cursors: the (created_at, id) of the last row of a page, opaque to callers.
+import { ApiError } from '../errors';
+
+export interface Keyset {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(k: Keyset): string {
+  return Buffer.from(JSON.stringify([k.createdAt.toISOString(), k.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Keyset {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const createdAt = new Date(at);
+    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error();
+    return { createdAt, id };
+  } catch {
+    throw new ApiError('validation', 'cursor is not one this service issued', { fields: { cursor: 'is not valid' } });
+  }
+}
+
+/** Rows strictly after the cursor in (created_at desc, id desc) order. */
+export function afterCursor(cursor?: string) {
+  if (!cursor) return {};
+  const k = decodeCursor(cursor);
+  return { OR: [{ createdAt: { lt: k.createdAt } }, { createdAt: k.createdAt, id: { lt: k.id } }] };
+}
+
+export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** Fetch limit + 1 rows; this cuts the page and says where the next one starts. */
+export function page<T extends Keyset>(rows: T[], limit: number, cursor?: string) {
+  const list = rows.slice(0, limit);
+  const next = rows.length > limit ? encodeCursor(list[list.length - 1]) : undefined;
+  return { list, limit, ...(cursor ? { cursor } : {}), ...(next ? { next_cursor: next } : {}) };
+}

@@ -1,0 +1,55 @@
+// Placing verified bytes under their hash, and freeing bytes nothing refers to.
+// Both take a transaction-scoped advisory lock on the hash: a placement holds it from putting
+// the bytes in place until the stored file that refers to them commits, and a free holds it
+// while it looks for references and deletes, so a free never removes bytes that a racing upload
+// is about to point at. The blobs table records what the store holds.
+import type { Db } from '../../db/client';
+import type { BlobStore } from '../../storage/blob-store';
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+const TX = { timeout: 120_000, maxWait: 120_000 };
+
+const lockHash = (tx: Tx, hash: string) => tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${hash}, 7230201))`;
+
+/** Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point at it) in one transaction. */
+export async function withPlacedBlob<T>(
+  db: Db,
+  store: BlobStore,
+  blob: { uploadId: string; hash: string; size: number },
+  refer: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.$transaction(async (tx) => {
+      await lockHash(tx, blob.hash);
+      await tx.$executeRaw`INSERT INTO blobs (hash, size) VALUES (${blob.hash}, ${blob.size}) ON CONFLICT (hash) DO NOTHING`;
+      await store.commitHeld(blob.uploadId, blob.hash);
+      return refer(tx);
+    }, TX);
+  } catch (err) {
+    // The bytes may now be in place with nothing referring to them.
+    await freeBlobs(db, store, [blob.hash]).catch(() => {});
+    throw err;
+  }
+}
+
+/** Runs `refer` with blob `hash` safe from being freed; false when its bytes are gone. */
+export async function withExistingBlob<T>(db: Db, store: BlobStore, hash: string, refer: (tx: Tx) => Promise<T>): Promise<T | false> {
+  return db.$transaction(async (tx) => {
+    await lockHash(tx, hash);
+    if (!(await store.exists(hash))) return false;
+    return refer(tx);
+  }, TX);
+}
+
+/** Deletes the bytes of each hash that no stored file refers to any more. */
+export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<string>): Promise<void> {
+  for (const hash of [...new Set(hashes)].sort()) {
+    await db.$transaction(async (tx) => {
+      await lockHash(tx, hash);
+      const refs = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM files WHERE hash = ${hash} AND stored`;
+      if (refs[0].n > 0) return;
+      await store.delete(hash);
+      await tx.$executeRaw`DELETE FROM blobs WHERE hash = ${hash}`;
+    }, TX);
+  }
+}

@@ -1,0 +1,147 @@
+// POST and PUT of a file (seed §4.2–4.3, contract §4): inline bytes, or a placeholder awaiting them.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client';
+import type { File } from '../../db/generated/client';
+import { ApiError } from '../../errors';
+import type { Scope } from '../../access/principal';
+import type { BlobStore } from '../../storage/blob-store';
+import type { FileInput } from '../../schemas/files';
+import { findEntry } from '../entries';
+import { isUniqueViolation, sameJson } from '../db-errors';
+import { decodeInline } from './inline-data';
+import { withPlacedBlob } from './blobs';
+import { AlreadyStored, ensureSlot, makeCurrent } from './slots';
+
+export interface FileLimits {
+  maxInlineBytes: number;
+  maxFileBytes: number;
+  uploadTtlSeconds: number;
+}
+
+export interface CreateFileOptions {
+  db: Db;
+  store: BlobStore;
+  scope: Scope;
+  entryId: string;
+  /** the caller's id (PUT); absent for POST */
+  id?: string;
+  input: FileInput;
+  limits: FileLimits;
+}
+
+interface Content {
+  hash: string;
+  size: number;
+  mime: string;
+  bytes?: Buffer;
+}
+
+export async function createFile(o: CreateFileOptions): Promise<{ file: File; created: boolean }> {
+  const entry = await findEntry(o.db, o.scope, o.entryId);
+  const content = contentOf(o.input, o.limits);
+  if (o.id) {
+    const existing = await o.db.file.findUnique({ where: { id: o.id } });
+    if (existing) return { file: await repeated(o, existing, content), created: false };
+  }
+  const id = o.id ?? randomUUID();
+  try {
+    const file = content.bytes ? await storeInline(o, entry.id, id, content) : await createPlaceholder(o, entry.id, id, content);
+    return { file, created: true };
+  } catch (err) {
+    // Two PUTs of one id at once: the loser answers as a repeat of the winner.
+    if (o.id && isUniqueViolation(err)) return createFile(o);
+    throw err;
+  }
+}
+
+function contentOf(input: FileInput, limits: FileLimits): Content {
+  if (input.data === undefined) {
+    if (input.size! > limits.maxFileBytes)
+      throw new ApiError('too_large', `A file is limited to ${limits.maxFileBytes} bytes`, { fields: { size: 'is over the limit' } });
+    return { hash: input.sha256!, size: input.size!, mime: input.mime! };
+  }
+  const bytes = decodeInline(input.data, limits.maxInlineBytes);
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  if (input.size !== undefined && input.size !== bytes.length)
+    throw new ApiError('size_mismatch', `data holds ${bytes.length} bytes, not ${input.size}`, { fields: { size: 'does not match data' } });
+  if (input.sha256 !== undefined && input.sha256 !== hash)
+    throw new ApiError('checksum_mismatch', 'sha256 does not match data', { fields: { sha256: 'does not match data' } });
+  return { hash, size: bytes.length, mime: input.mime ?? 'application/octet-stream', bytes };
+}
+
+function rowFields(input: FileInput, content: Content) {
+  return {
+    name: input.name,
+    category: input.category,
+    key: input.key ?? null,
+    desc: input.desc,
+    mime: content.mime,
+    size: BigInt(content.size),
+    hash: content.hash,
+    embeddable: input.embeddable,
+    private: input.private,
+    meta: input.meta,
+  };
+}
+
+async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
+  const uploadId = `inline-${randomUUID()}`;
+  await o.store.receive(uploadId, [content.bytes!], { offset: 0, maxBytes: content.size });
+  try {
+    return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, async (tx) => {
+      const slotId = await ensureSlot(tx, entryId, o.input.category, o.input.key ?? o.input.name);
+      const file = await tx.file.create({ data: { id, entryId, slotId, urlNonce: nonce(), ...rowFields(o.input, content) } });
+      await makeCurrent(tx, file);
+      return tx.file.findUniqueOrThrow({ where: { id: file.id } });
+    });
+  } finally {
+    await o.store.dropHeld(uploadId);
+  }
+}
+
+async function createPlaceholder(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
+  const slotId = await ensureSlot(o.db, entryId, o.input.category, o.input.key ?? o.input.name);
+  return o.db.file.create({
+    data: { id, entryId, slotId, urlNonce: nonce(), uploadExpiresAt: uploadExpiry(o.limits), ...rowFields(o.input, content) },
+  });
+}
+
+/** The same id again: the same request answers 200 (a placeholder with a fresh upload window); other values 409. */
+async function repeated(o: CreateFileOptions, f: File, content: Content): Promise<File> {
+  const want = { entryId: o.entryId, ...rowFields(o.input, content) };
+  const same =
+    f.entryId === want.entryId &&
+    f.name === want.name &&
+    f.category === want.category &&
+    f.key === want.key &&
+    f.desc === want.desc &&
+    f.mime === want.mime &&
+    f.size === want.size &&
+    f.hash === want.hash &&
+    f.embeddable === want.embeddable &&
+    f.private === want.private &&
+    sameJson(f.meta, want.meta);
+  if (!same) throw new ApiError('conflict', `The file id ${f.id} is already used with other values`);
+  if (f.stored) return f;
+  if (content.bytes) return completeWithInline(o, f, content);
+  return o.db.file.update({ where: { id: f.id }, data: { uploadExpiresAt: uploadExpiry(o.limits) } });
+}
+
+/** A placeholder repeated with its bytes inline: store them, as an upload to its url would. */
+async function completeWithInline(o: CreateFileOptions, f: File, content: Content): Promise<File> {
+  const uploadId = `inline-${randomUUID()}`;
+  await o.store.receive(uploadId, [content.bytes!], { offset: 0, maxBytes: content.size });
+  try {
+    return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, async (tx) => {
+      await makeCurrent(tx, f).catch((err) => {
+        if (!(err instanceof AlreadyStored)) throw err;
+      });
+      return tx.file.findUniqueOrThrow({ where: { id: f.id } });
+    });
+  } finally {
+    await o.store.dropHeld(uploadId);
+  }
+}
+
+export const nonce = () => randomBytes(12).toString('base64url');
+const uploadExpiry = (l: FileLimits) => new Date(Date.now() + l.uploadTtlSeconds * 1000);

@@ -1,0 +1,65 @@
+// Headers and ranges of a file fetch (contract §4 "Fetch"). Pure functions: no I/O.
+import type { ByteRange } from '../../storage/blob-store';
+
+const INLINE_SAFE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'text/plain']);
+
+export const baseType = (mime: string) => mime.split(';')[0].trim().toLowerCase();
+export const isInlineSafe = (mime: string) => INLINE_SAFE.has(baseType(mime));
+
+/** RFC 6266: an ASCII `filename` fallback and the exact name as UTF-8 in `filename*`. */
+export function contentDisposition(name: string, inline: boolean): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+export interface FetchableFile {
+  name: string;
+  mime: string;
+  hash: string;
+  size: number;
+  private: boolean;
+}
+
+export function fileHeaders(f: FetchableFile, download: boolean): Record<string, string> {
+  return {
+    'Content-Type': f.mime,
+    'Content-Disposition': contentDisposition(f.name, !download && isInlineSafe(f.mime)),
+    ETag: `"${f.hash}"`,
+    'Accept-Ranges': 'bytes',
+    'X-Content-Type-Options': 'nosniff',
+    // Uploaded HTML or SVG opened from this origin must never run as the console.
+    'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
+    'Cache-Control': f.private ? 'private, no-cache' : 'public, max-age=0, must-revalidate',
+  };
+}
+
+/** Does If-None-Match name this ETag? (`*`, or a list of weak or strong tags.) */
+export function matchesEtag(ifNoneMatch: string | null, hash: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === `"${hash}"`);
+}
+
+export type RangeResult = { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
+
+/** One byte range of `Range: bytes=…`; anything we do not serve as a range is served whole. */
+export function parseRange(header: string | null, size: number): RangeResult {
+  if (!header) return { kind: 'full' };
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return { kind: 'full' };
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return { kind: 'unsatisfiable' };
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (m[2] !== '' && Number(m[2]) < start) return { kind: 'full' };
+  }
+  if (start >= size) return { kind: 'unsatisfiable' };
+  return { kind: 'partial', range: { start, end } };
+}

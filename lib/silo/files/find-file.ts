@@ -1,0 +1,30 @@
+// Finding a file for a caller: by entry and id with credentials, or by its signed url.
+import type { Db } from '../../db/client';
+import type { File } from '../../db/generated/client';
+import { ApiError, notFound } from '../../errors';
+import { inScope, type Scope } from '../../access/principal';
+import { findEntry } from '../entries';
+import { verifyFileSignature } from './file-url';
+
+export const fileNotFound = () => notFound('File not found');
+
+export async function findFileInEntry(db: Db, scope: Scope, entryId: string, id: string): Promise<File> {
+  const entry = await findEntry(db, scope, entryId);
+  const file = await db.file.findUnique({ where: { id } });
+  if (!file || file.entryId !== entry.id) throw fileNotFound();
+  return file;
+}
+
+export async function findFileByUrl(db: Db, secret: string, id: string, sig: string | null): Promise<File> {
+  const file = await db.file.findUnique({ where: { id } });
+  if (!file || !sig || !verifyFileSignature(secret, file, sig)) throw fileNotFound();
+  return file;
+}
+
+/** A private file's link needs its owner's credentials as well. */
+export async function assertMayRead(db: Db, file: File, scope: Scope | undefined): Promise<void> {
+  if (!file.private) return;
+  if (!scope) throw new ApiError('unauthorized', 'This file is private: send the owner\'s credentials');
+  const entry = await db.entry.findUnique({ where: { id: file.entryId } });
+  if (!entry || !inScope(scope, entry.ownerId, entry.sandbox)) throw fileNotFound();
+}

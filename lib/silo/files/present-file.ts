@@ -1,0 +1,27 @@
+// A file row as the API shows it (seed §2.3).
+import type { File } from '../../db/generated/client';
+import type { FileRecord } from '../../schemas/files';
+import { fileUrl, type UrlSigner } from './file-url';
+
+export function presentFile(f: File, signer: UrlSigner, previous?: File[]): FileRecord {
+  return {
+    id: f.id,
+    entry_id: f.entryId,
+    name: f.name,
+    category: f.category as FileRecord['category'],
+    ...(f.key !== null ? { key: f.key } : {}),
+    desc: f.desc,
+    mime: f.mime,
+    size: Number(f.size),
+    hash: f.hash,
+    url: fileUrl(signer, f),
+    stored: f.stored,
+    embeddable: f.embeddable,
+    private: f.private,
+    meta: f.meta as Record<string, string>,
+    ...(previous
+      ? { previous: previous.map((p) => ({ id: p.id, hash: p.hash, size: Number(p.size), created_at: p.createdAt.toISOString() })) }
+      : {}),
+    created_at: f.createdAt.toISOString(),
+  };
+}

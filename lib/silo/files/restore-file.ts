@@ -1,0 +1,21 @@
+// POST …/files/{id}/restore: an earlier version's bytes become a new current version.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client';
+import type { File } from '../../db/generated/client';
+import { ApiError } from '../../errors';
+import type { BlobStore } from '../../storage/blob-store';
+import { nonce } from './create-file';
+import { withExistingBlob } from './blobs';
+import { makeCurrent } from './slots';
+
+export async function restoreFile(db: Db, store: BlobStore, version: File): Promise<File> {
+  if (!version.stored) throw new ApiError('not_stored', 'A placeholder has no bytes to restore');
+  const { id: _id, createdAt: _c, storedAt: _s, version: _v, uploadExpiresAt: _u, urlNonce: _n, stored: _st, ...fields } = version;
+  const restored = await withExistingBlob(db, store, version.hash, async (tx) => {
+    const file = await tx.file.create({ data: { ...fields, id: randomUUID(), urlNonce: nonce(), stored: false, meta: fields.meta ?? {} } });
+    await makeCurrent(tx, file);
+    return tx.file.findUniqueOrThrow({ where: { id: file.id } });
+  });
+  if (!restored) throw new ApiError('internal', 'The bytes of this version are missing from the store');
+  return restored;
+}

@@ -1,0 +1,16 @@
+// Server start-up: open (and so migrate) the database, check the blob store, print the URL and,
+// on an instance with no console user yet, the one-time setup link.
+import { issueSetupToken } from './access/setup';
+import { config } from './config';
+import { database } from './db/client';
+import { blobStore } from './storage';
+
+export async function announce() {
+  const c = config();
+  const db = await database();
+  await blobStore().check();
+  const base = (c.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+  console.log(`Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${c.storageDir})`);
+  const token = await issueSetupToken(db.prisma);
+  if (token) console.log(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
+}

@@ -1,0 +1,57 @@
+// Where file bytes live: content addressed by sha256, so identical bytes are stored once.
+// Uploads arrive into a private "held" copy first (resumable), and only a verified held copy
+// is committed under its hash. No Prisma and no Next here: bytes and hashes, nothing else.
+import type { Readable } from 'node:stream';
+
+export interface ByteRange {
+  start: number;
+  /** inclusive */
+  end: number;
+}
+
+export interface Received {
+  /** bytes held in all, earlier ones included */
+  size: number;
+  /** lowercase hex sha256 of every held byte */
+  hash: string;
+}
+
+export interface ReceiveOptions {
+  /** 0 starts over; otherwise the bytes continue a held copy of exactly this size. */
+  offset: number;
+  /** Refuse with BlobTooLarge as soon as more than this many bytes would be held. */
+  maxBytes: number;
+}
+
+export interface BlobStore {
+  readonly kind: string;
+  /**
+   * Streams `source` into the held copy named `uploadId`, hashing and counting as it goes.
+   * If the source breaks off, what arrived stays held (and is returned by heldSize) so the
+   * upload can be resumed; past maxBytes the held copy is dropped.
+   */
+  receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received>;
+  heldSize(uploadId: string): Promise<number>;
+  dropHeld(uploadId: string): Promise<void>;
+  /** Moves a verified held copy under its hash; when those bytes exist already it just drops the copy. */
+  commitHeld(uploadId: string, hash: string): Promise<void>;
+  read(hash: string, range?: ByteRange): Promise<Readable>;
+  exists(hash: string): Promise<boolean>;
+  delete(hash: string): Promise<void>;
+  /** Proves the store can be written, read and cleaned (readiness check). */
+  check(): Promise<void>;
+}
+
+export class BlobTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} bytes`);
+  }
+}
+
+export class BlobMissing extends Error {
+  constructor(readonly hash: string) {
+    super(`blob ${hash} is missing`);
+  }
+}
+
+export const isSha256 = (s: string) => /^[0-9a-f]{64}$/.test(s);

@@ -1,0 +1,34 @@
+// /silo/v1/entries/{entry_id}/files/{id}/data — the upload with the usual Bearer credential
+// (the form of Invopop's current API); HEAD tells how many bytes are held, for a resume.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { acceptUpload, uploadStatus } from '@/lib/http/bytes';
+import { siloContext } from '@/lib/http/context';
+import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
+import { webHeaders } from '@/lib/http/node-adapter';
+import { pathId } from '@/lib/http/request';
+import { findFileInEntry } from '@/lib/silo/files/find-file';
+
+export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
+
+async function load(req: IncomingMessage, ctx: NodeContext) {
+  const c = await siloContext({ headers: webHeaders(req), method: req.method ?? 'GET' });
+  const file = await findFileInEntry(c.db, c.scope, pathId(ctx.query.entry_id, 'Entry not found'), pathId(ctx.query.id, 'File not found'));
+  return { ...c, file };
+}
+
+export default nodeRoute({
+  PUT: async (req, res, ctx) => {
+    const c = await load(req, ctx);
+    await acceptUpload(req, res, c, c.file);
+  },
+  HEAD: async (req, res, ctx) => {
+    const c = await load(req, ctx);
+    if (c.file.stored) {
+      res.statusCode = 204;
+      res.setHeader('Upload-Offset', Number(c.file.size));
+      res.setHeader('Upload-Length', Number(c.file.size));
+      return void res.end();
+    }
+    await uploadStatus(res, c.store, c.file);
+  },
+});

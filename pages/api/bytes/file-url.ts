@@ -1,0 +1,41 @@
+// /silo/v1/files/{id}?sig=… — a file's signed url: PUT/HEAD for the upload, GET/HEAD for the bytes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { acceptUpload, serveFile, uploadStatus } from '@/lib/http/bytes';
+import { authenticate, siloScope } from '@/lib/http/auth';
+import { signerFor } from '@/lib/http/context';
+import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
+import { webHeaders } from '@/lib/http/node-adapter';
+import { pathId } from '@/lib/http/request';
+import { assertMayRead, findFileByUrl } from '@/lib/silo/files/find-file';
+import { getDb } from '@/lib/db/client';
+import { blobStore } from '@/lib/storage';
+
+export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
+
+async function load(req: IncomingMessage, ctx: NodeContext) {
+  const db = await getDb();
+  const signer = await signerFor(webHeaders(req));
+  const file = await findFileByUrl(db, signer.secret, pathId(ctx.query.id, 'File not found'), ctx.query.sig ?? null);
+  return { db, signer, file, store: blobStore() };
+}
+
+/** Credentials are optional on a link; a private file needs them. */
+async function optionalScope(req: IncomingMessage) {
+  const headers = webHeaders(req);
+  if (!headers.get('authorization') && !headers.get('cookie')?.includes('next-auth.session-token')) return undefined;
+  return siloScope(await authenticate({ headers, method: req.method ?? 'GET' }));
+}
+
+async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
+  const { db, file, store } = await load(req, ctx);
+  if (!file.stored && req.method === 'HEAD') return uploadStatus(res, store, file);
+  await assertMayRead(db, file, await optionalScope(req));
+  await serveFile(req, res, store, file, ctx.query.download === '1');
+}
+
+async function upload(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
+  const deps = await load(req, ctx);
+  await acceptUpload(req, res, deps, deps.file);
+}
+
+export default nodeRoute({ GET: read, HEAD: read, PUT: upload });

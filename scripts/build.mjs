@@ -1,0 +1,33 @@
+// Builds the app when the sources changed since the last build (or always with --force).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const INPUTS = ['app', 'pages', 'lib', 'components', 'public', 'instrumentation.ts', 'next.config.js', 'tsconfig.json', 'package.json', 'prisma/schema.prisma'];
+const STAMP = '.next/silo-build-stamp';
+
+function* walk(p) {
+  if (!existsSync(p)) return;
+  const s = statSync(p);
+  if (s.isFile()) return yield `${p}:${s.size}:${s.mtimeMs}`;
+  for (const name of readdirSync(p).sort()) yield* walk(path.join(p, name));
+}
+
+export function fingerprint() {
+  const h = createHash('sha256');
+  for (const input of INPUTS) for (const line of walk(input)) h.update(line + '\n');
+  return h.digest('hex');
+}
+
+const force = process.argv.includes('--force');
+const want = fingerprint();
+if (!force && existsSync('.next/BUILD_ID') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === want) {
+  console.log('Build is up to date.');
+  process.exit(0);
+}
+console.log('Building Silo (next build)…');
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit', env });
+if (r.status !== 0) process.exit(r.status ?? 1);
+writeFileSync(STAMP, want);

@@ -1,0 +1,14 @@
+// `npm start`: build if needed, then serve. The server migrates its database at start-up and
+// prints its URL and, on a fresh instance, the one-time setup link.
+import { spawn, spawnSync } from 'node:child_process';
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', env });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const port = process.env.PORT ?? '3000';
+const args = ['node_modules/next/dist/bin/next', 'start', '-p', port];
+if (process.env.HOSTNAME) args.push('-H', process.env.HOSTNAME);
+const server = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, PORT: port } });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
