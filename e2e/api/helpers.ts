@@ -1,0 +1,34 @@
+// Small helpers for the API suite: hashing, entry creation, error-shape assertions.
+import { createHash } from 'node:crypto';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { bearer, expect } from '../fixtures';
+
+export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+/** Asserts the contract's error body (§1) and returns it. */
+export async function expectError(res: APIResponse, status: number, key?: string) {
+  expect(res.status(), await res.text()).toBe(status);
+  expect(res.headers()['content-type']).toBe('application/json; charset=utf-8');
+  expect(res.headers()['x-request-id']).toBeTruthy();
+  const body = await res.json();
+  expect(body.code).toBe(status);
+  expect(typeof body.message).toBe('string');
+  expect(body.key).toMatch(/^[a-z_]+$/);
+  if (key) expect(body.key).toBe(key);
+  expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+|node_modules|SELECT |prisma/i);
+  return body as { code: number; key: string; message: string; fields?: Record<string, string> };
+}
+
+export async function createEntry(request: APIRequestContext, key: string, data: Record<string, unknown> = {}) {
+  const res = await request.post('/silo/v1/entries', { headers: bearer(key), data });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: string; [k: string]: unknown };
+}
+
+export async function inlineFile(request: APIRequestContext, key: string, entryId: string, body: Record<string, unknown>) {
+  const res = await request.post(`/silo/v1/entries/${entryId}/files`, { headers: bearer(key), data: body });
+  expect(res.status(), await res.text()).toBe(201);
+  return res.json();
+}
+
+export const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
