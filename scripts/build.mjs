@@ -1,7 +1,7 @@
 // Builds the app when the sources changed since the last build (or always with --force).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const INPUTS = ['app', 'pages', 'lib', 'components', 'public', 'instrumentation.ts', 'next.config.js', 'tsconfig.json', 'package.json', 'prisma/schema.prisma'];
@@ -19,6 +19,22 @@ export function fingerprint() {
   for (const input of INPUTS) for (const line of walk(input)) h.update(line + '\n');
   return h.digest('hex');
 }
+
+// One build at a time in a checkout (a second one would overwrite .next under the first).
+const LOCK = '.next-build.lock';
+const deadline = Date.now() + 15 * 60_000;
+for (;;) {
+  try {
+    mkdirSync(LOCK);
+    break;
+  } catch {
+    if (Date.now() > deadline || statSync(LOCK).mtimeMs < Date.now() - 15 * 60_000) rmSync(LOCK, { recursive: true, force: true });
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
+}
+const unlock = () => rmSync(LOCK, { recursive: true, force: true });
+process.on('exit', unlock);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
 
 const force = process.argv.includes('--force');
 const want = fingerprint();

@@ -13,7 +13,7 @@ export async function expectError(res: APIResponse, status: number, key?: string
   const body = await res.json();
   expect(body.code).toBe(status);
   expect(typeof body.message).toBe('string');
-  expect(body.key).toMatch(/^[a-z_]+$/);
+  expect(body.key).toMatch(/^[a-z0-9_]+$/);
   if (key) expect(body.key).toBe(key);
   expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+|node_modules|SELECT |prisma/i);
   return body as { code: number; key: string; message: string; fields?: Record<string, string> };

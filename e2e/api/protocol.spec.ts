@@ -33,8 +33,8 @@ test('JSON endpoints refuse other content types, bad JSON and bad shapes', async
   const { liveKey } = await newOwner();
   const h = bearer(liveKey);
   await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'text/plain' }, data: '{}' }), 415, 'unsupported_media_type');
-  await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: '{"name":' }), 400, 'bad_json');
-  await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: '[1,2]' }), 400, 'bad_request');
+  await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: Buffer.from('{"name":') }), 400, 'bad_json');
+  await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: Buffer.from('[1,2]') }), 400, 'bad_request');
   const v = await expectError(await request.post('/silo/v1/entries', { headers: h, data: { name: 5 } }), 422, 'validation');
   expect(v.fields?.name).toBeTruthy();
 });

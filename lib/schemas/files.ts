@@ -29,7 +29,7 @@ export const fileInput = (limits: FileLimits) =>
       data: z.string().optional().meta({ description: 'Base64 content (inline upload)' }),
       mime: mime.optional(),
       sha256: sha256.optional().meta({ description: 'Hex SHA-256 of the bytes; required without data' }),
-      size: z.number().int().min(0).max(limits.maxFileBytes, `must be at most ${limits.maxFileBytes} bytes`).optional(),
+      size: z.number().int().min(0).optional().meta({ description: 'Bytes; over the file limit answers 413' }),
       key: text(255, 1).optional(),
       desc: text(1024).default(''),
       embeddable: z.boolean().default(false),

@@ -1,0 +1,50 @@
+// Authorization rules of contract §2, without a server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testWorld, type TestWorld } from '../testing/database';
+import { createApp, verifyClient } from './apps';
+import { principalFromBearer } from './authenticate';
+import { authorizeEnrollment } from './authorize-enrollment';
+import { createOwner } from './owners';
+
+let w: TestWorld;
+beforeAll(async () => (w = await testWorld()));
+afterAll(() => w.close());
+
+describe('authorizeEnrollment', () => {
+  it('needs a trusted app or the owner key; keys of other owners are refused', async () => {
+    const db = w.db.prisma;
+    const owner = await createOwner(db, 'A');
+    const other = await createOwner(db, 'B');
+    const made = await createApp(db, { name: 'app', trusted: false });
+    const app = await verifyClient(db, made.client_id, made.client_secret);
+    const base = { app, ownerId: owner.id, tokenTtlSeconds: 60 };
+    await expect(authorizeEnrollment(db, base)).rejects.toMatchObject({ key: 'forbidden' });
+    await expect(authorizeEnrollment(db, { ...base, ownerKey: other.api_keys[0].key })).rejects.toMatchObject({ key: 'forbidden' });
+    const sandbox = await authorizeEnrollment(db, { ...base, ownerKey: owner.api_keys[1].key });
+    expect(sandbox.sandbox).toBe(true);
+    const p = await principalFromBearer(db, sandbox.token);
+    expect(p).toEqual({ kind: 'owner', ownerId: owner.id, sandbox: true, via: 'enrollment' });
+  });
+
+  it('tokens expire and die with a disabled enrollment', async () => {
+    const db = w.db.prisma;
+    const owner = await createOwner(db, 'C');
+    const made = await createApp(db, { name: 'trusted', trusted: true });
+    const app = await verifyClient(db, made.client_id, made.client_secret);
+    const e = await authorizeEnrollment(db, { app, ownerId: owner.id, tokenTtlSeconds: 60 });
+    await db.enrollment.update({ where: { id: e.id }, data: { disabled: true } });
+    await expect(principalFromBearer(db, e.token)).rejects.toMatchObject({ key: 'enrollment_disabled' });
+    await db.enrollment.update({ where: { id: e.id }, data: { disabled: false } });
+    await db.enrollmentToken.updateMany({ where: { enrollmentId: e.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expect(principalFromBearer(db, e.token)).rejects.toMatchObject({ key: 'token_expired' });
+  });
+
+  it('refuses wrong secrets and unknown client ids alike', async () => {
+    const db = w.db.prisma;
+    const made = await createApp(db, { name: 'x', trusted: false });
+    const a = await verifyClient(db, made.client_id, 'wrong').catch((e) => e);
+    const b = await verifyClient(db, 'app_unknown', made.client_secret).catch((e) => e);
+    expect(a.key).toBe('unauthorized');
+    expect(b.message).toBe(a.message);
+  });
+});
