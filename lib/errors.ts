@@ -37,6 +37,7 @@ export interface ErrorBody {
 }
 
 export class ApiError extends Error {
+  override readonly name = 'ApiError';
   readonly status: number;
   readonly key: ErrorKey;
   readonly fields?: Record<string, string>;
@@ -48,7 +49,6 @@ export class ApiError extends Error {
     opts: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
   ) {
     super(message);
-    this.name = 'ApiError';
     this.key = key;
     this.status = ERROR_STATUS[key];
     this.fields = opts.fields;
@@ -62,11 +62,15 @@ export class ApiError extends Error {
   }
 }
 
+/** By name, not instanceof: errors may come from another bundle's copy of this class. */
+export const isApiError = (err: unknown): err is ApiError =>
+  (err as Error)?.name === 'ApiError' && typeof (err as ApiError).status === 'number' && typeof (err as ApiError).body === 'function';
+
 export const notFound = (what = 'Not found') => new ApiError('not_found', what);
 
 /** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
 export function toApiError(err: unknown, requestId: string): ApiError {
-  if (err instanceof ApiError) return err;
+  if (isApiError(err)) return err;
   console.error(JSON.stringify({ level: 'error', requestId, error: String((err as Error)?.stack ?? err) }));
   return new ApiError('internal', `Internal error; request id ${requestId}`);
 }

@@ -42,13 +42,19 @@ export interface BlobStore {
   check(): Promise<void>;
 }
 
+// Errors are recognised by name, not instanceof: the store is a process-wide singleton, and a
+// Next server bundles its classes once per entry point, so instances cross class copies.
 export class BlobTooLarge extends Error {
+  override readonly name = 'BlobTooLarge';
   constructor(readonly limit: number) {
     super(`more than ${limit} bytes`);
   }
 }
 
+export const isBlobTooLarge = (err: unknown): err is BlobTooLarge => (err as Error)?.name === 'BlobTooLarge';
+
 export class BlobMissing extends Error {
+  override readonly name = 'BlobMissing';
   constructor(readonly hash: string) {
     super(`blob ${hash} is missing`);
   }

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { BlobMissing, BlobTooLarge, isSha256, type BlobStore, type ByteRange, type ReceiveOptions, type Received } from './blob-store';
+import { BlobMissing, BlobTooLarge, isBlobTooLarge, isSha256, type BlobStore, type ByteRange, type ReceiveOptions, type Received } from './blob-store';
 
 const CHUNK = 1024 * 1024;
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -57,7 +57,7 @@ export class LocalDiskStore implements BlobStore {
       await fh.sync();
     } catch (err) {
       // A source that broke off leaves what arrived held, for a resume; anything else drops it.
-      const end = err instanceof BlobTooLarge ? undefined : await writer.finish().catch(() => undefined);
+      const end = isBlobTooLarge(err) ? undefined : await writer.finish().catch(() => undefined);
       if (end === undefined) {
         await writer.settle();
         await fh.close().catch(() => {});

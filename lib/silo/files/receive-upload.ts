@@ -3,7 +3,7 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
-import { BlobTooLarge, type BlobStore } from '../../storage/blob-store';
+import { isBlobTooLarge, type BlobStore } from '../../storage/blob-store';
 import { parseUploadRange } from './content-range';
 import { withPlacedBlob } from './blobs';
 import { makeCurrent } from './slots';
@@ -14,7 +14,7 @@ export interface ReceiveUploadOptions {
   db: Db;
   store: BlobStore;
   file: File;
-  source: AsyncIterable<Uint8Array>;
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
   contentRange: string | null;
 }
 
@@ -41,7 +41,7 @@ export async function receiveUpload(o: ReceiveUploadOptions): Promise<UploadOutc
       });
     const limit = range?.end !== undefined ? range.end + 1 : size;
     const got = await o.store.receive(f.id, o.source, { offset: range?.start ?? 0, maxBytes: limit }).catch((err) => {
-      if (err instanceof BlobTooLarge) throw tooLarge(limit, size);
+      if (isBlobTooLarge(err)) throw tooLarge(limit, size);
       throw err;
     });
     if (range?.end !== undefined && range.end < size - 1) return { kind: 'partial', offset: got.size };
@@ -70,7 +70,7 @@ async function compareWithStored(o: ReceiveUploadOptions): Promise<File> {
   const size = Number(o.file.size);
   try {
     const got = await o.store.receive(scratch, o.source, { offset: 0, maxBytes: size }).catch((err) => {
-      if (err instanceof BlobTooLarge) throw new ApiError('conflict', 'The file is stored already, with other bytes');
+      if (isBlobTooLarge(err)) throw new ApiError('conflict', 'The file is stored already, with other bytes');
       throw err;
     });
     if (got.size !== size || got.hash !== o.file.hash) throw new ApiError('conflict', 'The file is stored already, with other bytes');

@@ -3,7 +3,9 @@
 // that), and with PostgreSQL the held copies are local to the process that received them.
 import { ApiError } from '../../errors';
 
-const busy = new Set<string>();
+// On globalThis: Next bundles this module once per route, and both upload routes must share it.
+const g = globalThis as unknown as { __siloUploadsBusy?: Set<string> };
+const busy = (g.__siloUploadsBusy ??= new Set<string>());
 
 export async function withUploadLock<T>(fileId: string, fn: () => Promise<T>): Promise<T> {
   if (busy.has(fileId)) throw new ApiError('upload_in_progress', 'Another upload to this file is in progress; retry when it ends');
