@@ -1,4 +1,5 @@
-// Lifetimes: a server whose tokens and upload urls live one second.
+// Lifetimes and rate limits: a server whose tokens and upload urls live one second and whose
+// authorize endpoint takes four calls a minute from one client.
 import { test as base, expect } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { startServer, type SiloServer } from '../fixtures/server';
@@ -8,7 +9,7 @@ const test = base.extend<{}, { short: SiloServer; database: 'pglite' | 'postgres
   database: ['pglite', { option: true, scope: 'worker' }],
   short: [
     async ({ database }, use) => {
-      const s = await startServer({ database, env: { TOKEN_TTL_SECONDS: '1', UPLOAD_URL_TTL_SECONDS: '1' } });
+      const s = await startServer({ database, env: { TOKEN_TTL_SECONDS: '1', UPLOAD_URL_TTL_SECONDS: '1', RATE_LIMIT_AUTHORIZE_PER_MINUTE: '4' } });
       await use(s);
       await s.stop();
     },
@@ -36,6 +37,24 @@ test('expired tokens answer token_expired; expired upload urls upload_url_expire
   expect(again.status()).toBe(200);
   const fresh = await again.json();
   expect((await api.put(fresh.url, { data: bytes })).status()).toBe(200);
+  await admin.dispose();
+  await api.dispose();
+});
+
+test('authorize is rate limited per client with Retry-After', async ({ short, playwright }) => {
+  const admin = await playwright.request.newContext({ baseURL: short.url, extraHTTPHeaders: { Authorization: `Bearer ${short.adminKey}` } });
+  const api = await playwright.request.newContext({ baseURL: short.url });
+  const app = await (await admin.post('/admin/v1/apps', { data: { name: 'R', trusted: true } })).json();
+  const body = { client_id: app.client_id, client_secret: 'silo_cs_wrong', owner_id: '00000000-0000-4000-8000-000000000000' };
+  const statuses: number[] = [];
+  let last;
+  for (let i = 0; i < 6; i++) {
+    last = await api.post('/access/v1/enrollment/authorize', { data: body, headers: { 'X-Forwarded-For': `10.9.9.${i}` } });
+    statuses.push(last.status());
+  }
+  expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
+  await expectError(last!, 429, 'rate_limited');
+  expect(Number(last!.headers()['retry-after'])).toBeGreaterThan(0);
   await admin.dispose();
   await api.dispose();
 });
