@@ -45,5 +45,6 @@ export function limits() {
     },
     meta: { keys: c.MAX_META_KEYS, keyLength: c.MAX_META_KEY_LENGTH, valueLength: c.MAX_META_VALUE_LENGTH },
     maxJsonBytes: c.maxJsonBytes,
+    maxListLimit: c.MAX_LIST_LIMIT,
   };
 }

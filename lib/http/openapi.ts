@@ -58,7 +58,7 @@ export function openApiDocument() {
           summary: 'List entries, newest first',
           security: bearer,
           parameters: [
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: l.maxListLimit, default: 20 } },
             { name: 'cursor', in: 'query', schema: { type: 'string' } },
             { name: 'folder', in: 'query', schema: { type: 'string' } },
             { name: 'key', in: 'query', schema: { type: 'string' } },

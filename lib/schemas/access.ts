@@ -1,6 +1,6 @@
 // Payloads of the access service (seed §2.1–2.2, contract §2) and of /admin/v1.
 import { z } from 'zod';
-import { listOf, text, timestamp, uuid } from './common';
+import { listOf, listQuery, text, timestamp, uuid } from './common';
 
 export const AuthorizeInput = z
   .object({
@@ -34,12 +34,8 @@ export const AuthorizedEnrollment = z
   .meta({ id: 'AuthorizedEnrollment' });
 
 export const EnrollmentList = listOf(EnrollmentRecord, 'EnrollmentList');
-export const EnrollmentListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
-  owner_id: uuid.optional(),
-  app_id: uuid.optional(),
-});
+export const enrollmentListQuery = (maxLimit: number) =>
+  listQuery(maxLimit).extend({ owner_id: uuid.optional(), app_id: uuid.optional() });
 export const EnrollmentUpdate = z.object({ disabled: z.boolean() }).meta({ id: 'EnrollmentUpdate' });
 
 export const OwnerInput = z.object({ name: text(255, 1) }).meta({ id: 'OwnerInput' });

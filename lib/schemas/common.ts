@@ -63,7 +63,9 @@ export const listOf = <T extends z.ZodType>(item: T, id: string) =>
     })
     .meta({ id });
 
-export const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
-});
+/** `?limit=` (1 to MAX_LIST_LIMIT, default 20) and `?cursor=` of every list. */
+export const listQuery = (maxLimit: number) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(maxLimit).default(Math.min(20, maxLimit)),
+    cursor: z.string().max(200).optional(),
+  });

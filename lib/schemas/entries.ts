@@ -1,7 +1,7 @@
 // Payloads of the entry endpoints (contract §3).
 import { z } from 'zod';
 import { FileRecord } from './files';
-import { listOf, meta, text, timestamp, type MetaLimits } from './common';
+import { listOf, listQuery, meta, text, timestamp, type MetaLimits } from './common';
 
 export const entryInput = (metaLimits: MetaLimits) =>
   z
@@ -42,9 +42,5 @@ export type EntryRecord = z.infer<typeof EntryRecord>;
 
 export const EntryList = listOf(EntryRecord, 'EntryList');
 
-export const EntryListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
-  folder: z.string().max(1024).optional(),
-  key: z.string().max(1024).optional(),
-});
+export const entryListQuery = (maxLimit: number) =>
+  listQuery(maxLimit).extend({ folder: z.string().max(1024).optional(), key: z.string().max(1024).optional() });

@@ -4,13 +4,14 @@ import { adminContext } from '@/lib/http/admin';
 import { readJson, readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
-import { ListQuery } from '@/lib/schemas/common';
+import { limits } from '@/lib/http/context';
+import { listQuery } from '@/lib/schemas/common';
 import { AppInput } from '@/lib/schemas/access';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
-    return json(await listApps(a.db, readQuery(req.url, ListQuery)));
+    return json(await listApps(a.db, readQuery(req.url, listQuery(limits().maxListLimit))));
   },
   POST: async (req) => {
     const a = await adminContext(req);

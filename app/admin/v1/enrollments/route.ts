@@ -4,11 +4,12 @@ import { adminContext } from '@/lib/http/admin';
 import { readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
-import { EnrollmentListQuery } from '@/lib/schemas/access';
+import { limits } from '@/lib/http/context';
+import { enrollmentListQuery } from '@/lib/schemas/access';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
-    return json(await listEnrollments(a.db, readQuery(req.url, EnrollmentListQuery), a.onlyOwners));
+    return json(await listEnrollments(a.db, readQuery(req.url, enrollmentListQuery(limits().maxListLimit)), a.onlyOwners));
   },
 });

@@ -5,12 +5,12 @@ import { readJson, readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { createEntry, listEntries, presentEntry } from '@/lib/silo/entries';
-import { EntryListQuery, entryInput } from '@/lib/schemas/entries';
+import { entryInput, entryListQuery } from '@/lib/schemas/entries';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const c = await siloContext(req);
-    const q = readQuery(req.url, EntryListQuery);
+    const q = readQuery(req.url, entryListQuery(limits().maxListLimit));
     return json(await listEntries(c.db, siloTarget(c.principal, req.headers), q));
   },
   POST: async (req) => {

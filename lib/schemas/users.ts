@@ -1,0 +1,36 @@
+// Payloads of the console's own admin endpoints: setup, users and their workspaces, "me".
+import { z } from 'zod';
+import { text, timestamp, uuid } from './common';
+
+const email = z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
+const password = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
+
+export const SetupInput = z
+  .object({ token: z.string().min(1).max(200), email, name: text(255).default(''), password })
+  .meta({ id: 'SetupInput' });
+
+export const UserInput = z
+  .object({
+    email,
+    name: text(255).default(''),
+    password,
+    admin: z.boolean().default(false),
+    owner_ids: z.array(uuid).max(1000).default([]),
+  })
+  .meta({ id: 'UserInput' });
+export type UserInput = z.infer<typeof UserInput>;
+
+export const UserUpdate = z
+  .object({
+    name: text(255).optional(),
+    password: password.optional(),
+    admin: z.boolean().optional(),
+    owner_ids: z.array(uuid).max(1000).optional(),
+  })
+  .meta({ id: 'UserUpdate' });
+export type UserUpdate = z.infer<typeof UserUpdate>;
+
+export const UserRecord = z
+  .object({ id: z.string(), email: z.string(), name: z.string(), admin: z.boolean(), owner_ids: z.array(z.string()), created_at: timestamp })
+  .meta({ id: 'User' });
+export type UserRecord = z.infer<typeof UserRecord>;
