@@ -1,8 +1,10 @@
-// Server start-up: open (and so migrate) the database, check the blob store, print the URL and,
-// on an instance with no console user yet, the one-time setup link.
+// Server start-up: open (and so migrate) the database, check the blob store, sweep abandoned
+// uploads (then every 10 minutes), print the URL and, on an instance with no console user yet,
+// the one-time setup link.
 import { issueSetupToken } from './access/setup';
 import { config } from './config';
 import { database } from './db/client';
+import { sweepUploads } from './silo/files/sweep-uploads';
 import { blobStore } from './storage';
 
 export async function announce() {
@@ -11,6 +13,9 @@ export async function announce() {
   await blobStore().check();
   const base = (c.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
   console.log(`Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${c.storageDir})`);
+  const sweep = () => sweepUploads(db.prisma, blobStore()).catch((err) => console.error('upload sweep failed', err));
+  await sweep();
+  setInterval(sweep, 10 * 60 * 1000).unref();
   const token = await issueSetupToken(db.prisma);
   if (token) console.log(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
 }

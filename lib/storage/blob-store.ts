@@ -32,6 +32,8 @@ export interface BlobStore {
    */
   receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received>;
   heldSize(uploadId: string): Promise<number>;
+  /** Every held copy with the time it last grew. */
+  listHeld(): Promise<{ uploadId: string; modifiedAt: Date }[]>;
   dropHeld(uploadId: string): Promise<void>;
   /** Moves a verified held copy under its hash; when those bytes exist already it just drops the copy. */
   commitHeld(uploadId: string, hash: string): Promise<void>;

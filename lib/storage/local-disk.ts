@@ -3,7 +3,7 @@
 // half file where a stored one is expected.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { BlobMissing, BlobTooLarge, isBlobTooLarge, isSha256, type BlobStore, type ByteRange, type ReceiveOptions, type Received } from './blob-store';
@@ -79,6 +79,16 @@ export class LocalDiskStore implements BlobStore {
     } catch {
       return 0;
     }
+  }
+
+  async listHeld(): Promise<{ uploadId: string; modifiedAt: Date }[]> {
+    const names = await readdir(this.held).catch(() => [] as string[]);
+    const out: { uploadId: string; modifiedAt: Date }[] = [];
+    for (const name of names) {
+      const s = await stat(path.join(this.held, name)).catch(() => undefined);
+      if (s) out.push({ uploadId: name, modifiedAt: s.mtime });
+    }
+    return out;
   }
 
   async dropHeld(uploadId: string): Promise<void> {

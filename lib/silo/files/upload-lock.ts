@@ -16,3 +16,5 @@ export async function withUploadLock<T>(fileId: string, fn: () => Promise<T>): P
     busy.delete(fileId);
   }
 }
+
+export const isUploading = (fileId: string) => busy.has(fileId);

@@ -1,0 +1,25 @@
+// Drops held upload bytes nobody can finish any more (contract §4: "dropped when the url
+// expires"): copies of expired or deleted placeholders, and scratch copies a crash left behind.
+import type { Db } from '../../db/client';
+import type { BlobStore } from '../../storage/blob-store';
+import { isUploading } from './upload-lock';
+
+/** Scratch copies (inline-, verify-, check-) live for one request; older ones are leftovers. */
+const SCRATCH_GRACE_MS = 60 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export async function sweepUploads(db: Db, store: BlobStore, now = new Date()): Promise<number> {
+  const held = await store.listHeld();
+  const ids = held.map((h) => h.uploadId).filter((id) => UUID.test(id));
+  const live = new Set(
+    (await db.file.findMany({ where: { id: { in: ids }, stored: false, uploadExpiresAt: { gt: now } }, select: { id: true } })).map((f) => f.id),
+  );
+  let dropped = 0;
+  for (const h of held) {
+    const keep = UUID.test(h.uploadId) ? live.has(h.uploadId) : now.getTime() - h.modifiedAt.getTime() < SCRATCH_GRACE_MS;
+    if (keep || isUploading(h.uploadId)) continue;
+    await store.dropHeld(h.uploadId);
+    dropped++;
+  }
+  return dropped;
+}
