@@ -85,15 +85,20 @@ function rowFields(input: FileInput, content: Content) {
 }
 
 async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
+  return placeInline(o, content, async (tx) => {
+    const slotId = await ensureSlot(tx, entryId, o.input.category, o.input.key ?? o.input.name);
+    const file = await tx.file.create({ data: { id, entryId, slotId, urlNonce: nonce(), ...rowFields(o.input, content) } });
+    await makeCurrent(tx, file);
+    return tx.file.findUniqueOrThrow({ where: { id: file.id } });
+  });
+}
+
+/** Inline bytes take the uploads' path: a held copy, placed under its hash as `refer` points a file at it. */
+async function placeInline(o: CreateFileOptions, content: Content, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
   const uploadId = `inline-${randomUUID()}`;
   await o.store.receive(uploadId, [content.bytes!], { offset: 0, maxBytes: content.size });
   try {
-    return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, async (tx) => {
-      const slotId = await ensureSlot(tx, entryId, o.input.category, o.input.key ?? o.input.name);
-      const file = await tx.file.create({ data: { id, entryId, slotId, urlNonce: nonce(), ...rowFields(o.input, content) } });
-      await makeCurrent(tx, file);
-      return tx.file.findUniqueOrThrow({ where: { id: file.id } });
-    });
+    return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, refer);
   } finally {
     await o.store.dropHeld(uploadId);
   }
@@ -129,18 +134,12 @@ async function repeated(o: CreateFileOptions, f: File, content: Content): Promis
 
 /** A placeholder repeated with its bytes inline: store them, as an upload to its url would. */
 async function completeWithInline(o: CreateFileOptions, f: File, content: Content): Promise<File> {
-  const uploadId = `inline-${randomUUID()}`;
-  await o.store.receive(uploadId, [content.bytes!], { offset: 0, maxBytes: content.size });
-  try {
-    return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, async (tx) => {
-      await makeCurrent(tx, f).catch((err) => {
-        if (!(err instanceof AlreadyStored)) throw err;
-      });
-      return tx.file.findUniqueOrThrow({ where: { id: f.id } });
+  return placeInline(o, content, async (tx) => {
+    await makeCurrent(tx, f).catch((err) => {
+      if (!(err instanceof AlreadyStored)) throw err;
     });
-  } finally {
-    await o.store.dropHeld(uploadId);
-  }
+    return tx.file.findUniqueOrThrow({ where: { id: f.id } });
+  });
 }
 
 export const nonce = () => randomBytes(12).toString('base64url');
