@@ -1,11 +1,9 @@
-export default function Home() {
-  return (
-    <main>
-      <h1>Silo</h1>
-      <p>
-        The API is served under <code>/access/v1</code>, <code>/silo/v1</code>, <code>/utils/v1</code> and{' '}
-        <code>/admin/v1</code>. See <a href="/docs">the API reference</a>.
-      </p>
-    </main>
-  );
+// The home page is the console: signed-in users go to their workspaces, everyone else signs in.
+import { redirect } from 'next/navigation';
+import { currentUser } from '@/lib/console/server/current-user';
+
+export const dynamic = 'force-dynamic';
+
+export default async function Home() {
+  redirect((await currentUser()) ? '/workspaces' : '/signin');
 }

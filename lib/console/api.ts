@@ -19,10 +19,11 @@ export interface CallOptions {
   owner?: string;
   sandbox?: boolean;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
 }
 
 export async function api<T>(path: string, opts: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.owner) headers['X-Silo-Owner'] = opts.owner;
   if (opts.sandbox) headers['X-Silo-Sandbox'] = 'true';

@@ -1,0 +1,7 @@
+import { WorkspaceList } from '@/components/workspaces/WorkspaceList';
+
+export const metadata = { title: 'Workspaces · Silo' };
+
+export default function WorkspacesPage() {
+  return <WorkspaceList />;
+}

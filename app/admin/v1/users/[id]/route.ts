@@ -1,0 +1,20 @@
+// GET /admin/v1/users/{id} and PATCH (name, password, admin, owner_ids — memberships replaced whole).
+import { getUser, updateUser } from '@/lib/access/users';
+import { adminContext } from '@/lib/http/admin';
+import { pathId, readJson } from '@/lib/http/request';
+import { json } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+import { UserUpdate } from '@/lib/schemas/users';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  GET: async (req, { params }) => {
+    const a = await adminContext(req);
+    return json(await getUser(a.db, pathId(params.id, 'User not found')));
+  },
+  PATCH: async (req, { params }) => {
+    const a = await adminContext(req);
+    const patch = await readJson(req, UserUpdate, 64 * 1024);
+    const acting = a.principal.kind === 'user' ? a.principal.userId : undefined;
+    return json(await updateUser(a.db, pathId(params.id, 'User not found'), patch, acting));
+  },
+});

@@ -1,0 +1,49 @@
+'use client';
+// One file of an entry: its flags, its version history, a preview and its actions.
+import { useState } from 'react';
+import { Dialog } from '@/components/ui/Dialog';
+import { Badge } from '@/components/ui/bits';
+import { formatBytes } from '@/lib/console/format';
+import type { FileRecord } from '@/lib/console/types';
+import { EditFileForm } from './EditFileForm';
+import { FilePreview } from './FilePreview';
+import { useFileActions } from './useFileActions';
+import { VersionTable } from './VersionTable';
+
+export function FileCard({ file }: { file: FileRecord }) {
+  const [previewing, setPreviewing] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const { remove } = useFileActions(file.entry_id);
+  const previewed = [{ id: file.id, size: file.size }, ...(file.previous ?? [])].find((v) => v.id === previewing);
+  return (
+    <article className="file-card" data-testid="file-card" aria-label={file.name}>
+      <div className="file-head">
+        <div>
+          <div className="file-name">{file.name}</div>
+          <div className="row muted" style={{ fontSize: '0.82rem' }}>
+            <span>{file.mime}</span>·<span>{formatBytes(file.size)}</span>
+            {file.key && <>·<span className="mono">key {file.key}</span></>}
+          </div>
+          {file.desc && <p style={{ margin: '0.3rem 0 0' }}>{file.desc}</p>}
+        </div>
+        <div className="row">
+          {file.stored ? <Badge tone="good">stored</Badge> : <Badge tone="warn">awaiting bytes</Badge>}
+          {file.private && <Badge>private</Badge>}
+          {file.embeddable && <Badge>embeddable</Badge>}
+          <button className="btn btn-small" onClick={() => setEditing(true)}>Edit</button>
+          <button
+            className="btn-danger btn-small"
+            onClick={() => confirm(`Delete ${file.name} and all its versions?`) && remove.mutate(file.id)}
+          >
+            Delete file
+          </button>
+        </div>
+      </div>
+      <VersionTable file={file} previewing={previewing} onPreview={setPreviewing} />
+      {previewed && <FilePreview entryId={file.entry_id} fileId={previewed.id} name={file.name} mime={file.mime} size={previewed.size} />}
+      <Dialog open={editing} title={`Edit ${file.name}`} onClose={() => setEditing(false)}>
+        <EditFileForm file={file} onDone={() => setEditing(false)} />
+      </Dialog>
+    </article>
+  );
+}

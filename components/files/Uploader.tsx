@@ -1,0 +1,50 @@
+'use client';
+// Drag-and-drop uploads to an entry: many files at once, each hashed in a worker, sent to its
+// placeholder url with progress, and cancellable, retryable and resumable.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, useSyncExternalStore } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { useToast } from '@/components/ui/Toaster';
+import { keys } from '@/lib/console/queries';
+import { UploadQueue, isBusy } from '@/lib/console/upload/queue';
+import { UploadRow } from './UploadRow';
+
+export function Uploader({ entryId }: { entryId: string }) {
+  const queries = useQueryClient();
+  const toast = useToast();
+  const [queue] = useState(
+    () =>
+      new UploadQueue(entryId, (record) => {
+        queries.invalidateQueries({ queryKey: keys.entry(entryId) });
+        toast.show(`${record.name} stored`, 'success');
+      }),
+  );
+  const items = useSyncExternalStore(queue.subscribe, queue.snapshot, queue.snapshot);
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop: (files) => queue.add(files), multiple: true });
+  const ready = items.filter((i) => i.status === 'ready').length;
+  const busy = items.some((i) => isBusy(i.status));
+  const stored = items.filter((i) => i.status === 'stored').length;
+  return (
+    <section className="panel" aria-labelledby="upload-title">
+      <div className="panel-head">
+        <h2 id="upload-title">Upload files</h2>
+        <div className="row">
+          {stored > 0 && !busy && <button className="btn btn-small" onClick={() => queue.clearFinished()}>Clear finished</button>}
+          <button className="btn-primary" disabled={ready === 0} onClick={() => queue.startAll()}>
+            {ready > 1 ? `Upload ${ready} files` : 'Upload'}
+          </button>
+        </div>
+      </div>
+      <div {...getRootProps({ className: `dropzone${isDragActive ? ' active' : ''}`, 'aria-label': 'Drop files here or press Enter to choose files' })} data-testid="dropzone">
+        <input {...getInputProps()} aria-label="Choose files" />
+        <strong>{isDragActive ? 'Drop to add' : 'Drop files here'}</strong>
+        <div className="muted">or click to choose. Set category, key and flags below, then upload.</div>
+      </div>
+      {items.length > 0 && (
+        <ul className="upload-list" aria-label="Uploads">
+          {items.map((item) => <UploadRow key={item.id} item={item} queue={queue} />)}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+'use client';
+// Copies a value; the clipboard API needs a secure context, so fall back to a selected textarea.
+import { useState } from 'react';
+
+async function copy(text: string) {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const ta = document.createElement('textarea');
+  ta.value = text;
+  ta.style.position = 'fixed';
+  ta.style.opacity = '0';
+  document.body.appendChild(ta);
+  ta.select();
+  document.execCommand('copy');
+  ta.remove();
+}
+
+export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      className="btn btn-small"
+      onClick={async () => {
+        await copy(value).catch(() => {});
+        setDone(true);
+        setTimeout(() => setDone(false), 1500);
+      }}
+    >
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** A secret shown once: the value, a copy button and the warning. */
+export function SecretValue({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="secret">
+      <span className="secret-label">{label}</span>
+      <code className="secret-value" data-testid="secret-value">
+        {value}
+      </code>
+      <CopyButton value={value} />
+    </div>
+  );
+}

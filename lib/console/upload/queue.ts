@@ -1,0 +1,210 @@
+// The upload queue of one entry: each dropped file goes ready → hashing → creating → uploading →
+// stored (or failed / cancelled, from where it can be retried). A retry resumes: the hash and the
+// placeholder are kept, and HEAD {url} tells how many bytes the server already holds.
+import { api, ApiFailure } from '../api';
+import type { FileRecord } from '../types';
+import { hashFile } from './hash-file';
+import { sendBytes, uploadOffset } from './send-bytes';
+import { SpeedMeter, secondsLeft } from './speed';
+
+export type UploadStatus = 'ready' | 'hashing' | 'creating' | 'uploading' | 'stored' | 'failed' | 'cancelled';
+
+export interface UploadOptions {
+  category: 'format' | 'attachment';
+  key: string;
+  desc: string;
+  private: boolean;
+  embeddable: boolean;
+}
+
+export interface UploadItem {
+  id: string;
+  file: File;
+  options: UploadOptions;
+  status: UploadStatus;
+  hashed: number;
+  sent: number;
+  /** bytes per second, and seconds left, while uploading */
+  speed: number;
+  eta: number;
+  sha256?: string;
+  record?: FileRecord;
+  error?: string;
+}
+
+const MAX_PARALLEL = 3;
+const BUSY: UploadStatus[] = ['hashing', 'creating', 'uploading'];
+let counter = 0;
+
+export const mimeOf = (f: File) => f.type || 'application/octet-stream';
+
+export class UploadQueue {
+  private items: UploadItem[] = [];
+  private listeners = new Set<() => void>();
+  private controllers = new Map<string, AbortController>();
+  private waiting: string[] = [];
+
+  constructor(
+    private entryId: string,
+    private onStored: (record: FileRecord) => void,
+  ) {}
+
+  subscribe = (fn: () => void) => {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  };
+  snapshot = () => this.items;
+
+  add(files: File[]) {
+    const fresh = files.map<UploadItem>((file) => ({
+      id: `u${++counter}`,
+      file,
+      options: { category: 'attachment', key: '', desc: '', private: false, embeddable: false },
+      status: 'ready',
+      hashed: 0,
+      sent: 0,
+      speed: 0,
+      eta: Infinity,
+    }));
+    this.items = [...this.items, ...fresh];
+    this.emit();
+  }
+
+  setOptions(id: string, options: Partial<UploadOptions>) {
+    const item = this.get(id);
+    if (item?.status === 'ready') this.patch(id, { options: { ...item.options, ...options } });
+  }
+
+  /** Queues every ready file (and failed or cancelled ones when `retry`). */
+  startAll() {
+    for (const i of this.items) if (i.status === 'ready') this.enqueue(i.id);
+  }
+
+  start(id: string) {
+    const item = this.get(id);
+    if (item && ['ready', 'failed', 'cancelled'].includes(item.status)) this.enqueue(id);
+  }
+
+  cancel(id: string) {
+    this.waiting = this.waiting.filter((w) => w !== id);
+    this.controllers.get(id)?.abort();
+    const item = this.get(id);
+    if (item && !['stored'].includes(item.status)) this.patch(id, { status: 'cancelled', speed: 0, error: undefined });
+  }
+
+  remove(id: string) {
+    this.cancel(id);
+    this.items = this.items.filter((i) => i.id !== id);
+    this.emit();
+  }
+
+  clearFinished() {
+    this.items = this.items.filter((i) => i.status !== 'stored');
+    this.emit();
+  }
+
+  private enqueue(id: string) {
+    this.patch(id, { status: 'ready', error: undefined });
+    if (!this.waiting.includes(id)) this.waiting.push(id);
+    this.pump();
+  }
+
+  private pump() {
+    while (this.controllers.size < MAX_PARALLEL && this.waiting.length) {
+      const id = this.waiting.shift()!;
+      const ctrl = new AbortController();
+      this.controllers.set(id, ctrl);
+      this.run(id, ctrl.signal).finally(() => {
+        this.controllers.delete(id);
+        this.pump();
+      });
+    }
+  }
+
+  private async run(id: string, signal: AbortSignal) {
+    try {
+      let item = this.get(id)!;
+      if (!item.sha256) {
+        this.patch(id, { status: 'hashing' });
+        const sha256 = await hashFile(item.file, (hashed) => this.patch(id, { hashed }), signal);
+        this.patch(id, { sha256, hashed: item.file.size });
+      }
+      item = this.get(id)!;
+      let offset = 0;
+      if (!item.record) {
+        this.patch(id, { status: 'creating' });
+        this.patch(id, { record: await this.placeholder(item, 'POST') });
+      } else {
+        offset = await this.resumeOffset(item);
+      }
+      await this.upload(id, offset, signal);
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') return;
+      this.patch(id, { status: 'failed', speed: 0, error: (err as Error).message });
+    }
+  }
+
+  /** POST creates the placeholder; PUT with its id asks again (same request) for a fresh url. */
+  private placeholder(item: UploadItem, method: 'POST' | 'PUT'): Promise<FileRecord> {
+    const o = item.options;
+    const body = {
+      name: item.file.name,
+      mime: mimeOf(item.file),
+      sha256: item.sha256,
+      size: item.file.size,
+      category: o.category,
+      ...(o.key.trim() ? { key: o.key.trim() } : {}),
+      desc: o.desc,
+      private: o.private,
+      embeddable: o.embeddable,
+    };
+    const path = `/silo/v1/entries/${this.entryId}/files${method === 'PUT' ? `/${item.record!.id}` : ''}`;
+    return api<FileRecord>(path, { method, body });
+  }
+
+  private async resumeOffset(item: UploadItem): Promise<number> {
+    try {
+      const held = await uploadOffset(item.record!.url);
+      return held < item.file.size ? held : 0;
+    } catch (err) {
+      if (!(err instanceof ApiFailure && err.key === 'upload_url_expired')) throw err;
+      this.patch(item.id, { record: await this.placeholder(item, 'PUT') });
+      return uploadOffset(this.get(item.id)!.record!.url);
+    }
+  }
+
+  private async upload(id: string, offset: number, signal: AbortSignal) {
+    const item = this.get(id)!;
+    const meter = new SpeedMeter();
+    meter.sample(offset);
+    this.patch(id, { status: 'uploading', sent: offset, speed: 0, eta: Infinity });
+    const record = await sendBytes({
+      url: item.record!.url,
+      file: item.file,
+      mime: mimeOf(item.file),
+      offset,
+      signal,
+      onProgress: (sent) => {
+        const speed = meter.sample(sent);
+        this.patch(id, { sent, speed, eta: secondsLeft(item.file.size - sent, speed) });
+      },
+    });
+    this.patch(id, { status: 'stored', record, sent: item.file.size, speed: 0, eta: 0 });
+    this.onStored(record);
+  }
+
+  private get(id: string) {
+    return this.items.find((i) => i.id === id);
+  }
+
+  private patch(id: string, p: Partial<UploadItem>) {
+    this.items = this.items.map((i) => (i.id === id ? { ...i, ...p } : i));
+    this.emit();
+  }
+
+  private emit() {
+    for (const fn of this.listeners) fn();
+  }
+}
+
+export const isBusy = (s: UploadStatus) => BUSY.includes(s);
