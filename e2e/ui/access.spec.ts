@@ -1,0 +1,95 @@
+// Issue 4: workspaces and their keys, applications and their secrets, and authorizing an
+// enrollment from the console, all through the same API apps call.
+import { expect, screenshot, signIn, test } from './console';
+
+test('create a workspace and keys; revoke a key', async ({ page, adminAccount, request }) => {
+  await signIn(page, adminAccount);
+  await page.getByRole('button', { name: 'New workspace' }).click();
+  await page.getByLabel('Workspace name').fill('Acme Ltd');
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+
+  // Both keys are shown once, and they work.
+  const created = page.getByRole('dialog', { name: 'Workspace created' });
+  await expect(created.getByText('shown only once')).toBeVisible();
+  await expect(created.getByTestId('secret-value')).toHaveCount(2);
+  const [live, sandbox] = await created.getByTestId('secret-value').allInnerTexts();
+  expect(live).toMatch(/\S{20,}/);
+  expect((await request.get('/silo/v1/entries', { headers: { Authorization: `Bearer ${live}` } })).status()).toBe(200);
+  expect((await request.get('/silo/v1/entries', { headers: { Authorization: `Bearer ${sandbox}` } })).status()).toBe(200);
+  await created.getByRole('link', { name: 'Open Acme Ltd' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Acme Ltd', level: 1 })).toBeVisible();
+  const keys = page.getByRole('region', { name: 'API keys' });
+  await expect(keys.getByRole('row')).toHaveCount(3);
+  await keys.getByRole('button', { name: 'New sandbox key' }).click();
+  const shown = page.getByRole('dialog', { name: 'New API key' });
+  await expect(shown.getByTestId('secret-value')).toBeVisible();
+  const extra = await shown.getByTestId('secret-value').innerText();
+  await shown.getByRole('button', { name: 'Close' }).click();
+  await expect(keys.getByRole('row')).toHaveCount(4);
+  expect((await request.get('/silo/v1/entries', { headers: { Authorization: `Bearer ${extra}` } })).status()).toBe(200);
+
+  // Revoking asks first, then the key stops working at once.
+  page.once('dialog', (d) => d.accept());
+  await keys.getByRole('button', { name: `Revoke key ${extra.slice(0, 12)}` }).click();
+  await expect(keys.getByRole('row')).toHaveCount(3);
+  expect((await request.get('/silo/v1/entries', { headers: { Authorization: `Bearer ${extra}` } })).status()).toBe(401);
+  await screenshot(page, 'workspace');
+});
+
+test('register an application, authorize an enrollment, disable and enable it', async ({ page, adminAccount, request, newOwner }) => {
+  const owner = await newOwner('Globex');
+  await signIn(page, adminAccount);
+  await page.getByRole('link', { name: 'Applications' }).click();
+  await page.getByRole('button', { name: 'Register application' }).click();
+  await page.getByLabel('Application name').fill('Invoicer');
+  await page.getByRole('dialog', { name: 'Register application' }).getByRole('button', { name: 'Register' }).click();
+  const creds = page.getByRole('dialog', { name: 'Client credentials' });
+  await expect(creds.getByTestId('secret-value')).toHaveCount(2);
+  const [clientId, clientSecret] = await creds.getByTestId('secret-value').allInnerTexts();
+  expect(clientSecret).toMatch(/\S{20,}/);
+  await creds.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('row', { name: /Invoicer/ })).toContainText('needs owner key');
+  await screenshot(page, 'applications');
+
+  // Rotating the secret shows a new one; the old one stops working.
+  page.once('dialog', (d) => d.accept());
+  await page.getByRole('button', { name: 'Rotate the secret of Invoicer' }).click();
+  const secretShown = page.getByRole('dialog', { name: 'Client credentials' }).getByTestId('secret-value').nth(1);
+  await expect(secretShown).not.toHaveText(clientSecret);
+  const rotated = await secretShown.innerText();
+  expect(rotated).not.toBe(clientSecret);
+  await page.getByRole('dialog', { name: 'Client credentials' }).getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('link', { name: 'Enrollments' }).click();
+  const form = page.getByRole('region', { name: 'Authorize an enrollment' });
+  await form.getByLabel('Client ID').fill(clientId);
+  await form.getByLabel('Client secret').fill(clientSecret);
+  await form.getByLabel('Owner (workspace)').selectOption(owner.id);
+  await form.getByLabel('Owner API key').fill(owner.liveKey);
+  await form.getByRole('button', { name: 'Authorize' }).click();
+  // The old secret was rotated away: the contract's message is shown as it is.
+  await expect(form.locator('.error-note')).toContainText(/client/i);
+
+  await form.getByLabel('Client secret').fill(rotated);
+  await form.getByRole('button', { name: 'Authorize' }).click();
+  const done = form.getByTestId('authorized');
+  await expect(done.getByTestId('countdown')).toHaveText(/expires in \d/);
+  const first = await done.getByTestId('countdown').innerText();
+  await expect(done.getByTestId('countdown')).not.toHaveText(first); // it ticks
+  const token = await done.getByTestId('secret-value').innerText();
+  const withToken = { headers: { Authorization: `Bearer ${token}` } };
+  expect((await request.get('/silo/v1/entries', withToken)).status()).toBe(200);
+  await screenshot(page, 'enrollments');
+
+  // Disable: its token stops working; enable: it works again.
+  const row = page.getByTestId('enrollment-row').filter({ hasText: 'Globex' });
+  await expect(row).toContainText('enabled');
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await expect(row).toContainText('disabled');
+  const refused = await request.get('/silo/v1/entries', withToken);
+  expect([refused.status(), (await refused.json()).key]).toEqual([403, 'enrollment_disabled']);
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await expect(row).toContainText('enabled');
+  expect((await request.get('/silo/v1/entries', withToken)).status()).toBe(200);
+});
