@@ -9,10 +9,11 @@ import { Badge, EmptyState, ErrorNote, PageHeader, Skeleton } from '@/components
 import { useToast } from '@/components/ui/Toaster';
 import { api, ApiFailure } from '@/lib/console/api';
 import { formatDate } from '@/lib/console/format';
-import { keys, useEntry } from '@/lib/console/queries';
+import { keys, useEntry, useOwner } from '@/lib/console/queries';
 
 export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: string }) {
   const entry = useEntry(entryId);
+  const owner = useOwner(ownerId);
   const router = useRouter();
   const queries = useQueryClient();
   const toast = useToast();
@@ -27,7 +28,7 @@ export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: stri
   });
   const crumbs = (
     <div className="crumbs">
-      <Link href="/workspaces">Workspaces</Link> / <Link href={`/workspaces/${ownerId}`}>Workspace</Link> /
+      <Link href="/workspaces">Workspaces</Link> / <Link href={`/workspaces/${ownerId}`}>{owner.data?.name ?? 'Workspace'}</Link> /
     </div>
   );
   if (entry.isPending) return <>{crumbs}<Skeleton rows={6} /></>;

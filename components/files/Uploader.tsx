@@ -31,7 +31,7 @@ export function Uploader({ entryId }: { entryId: string }) {
         <div className="row">
           {stored > 0 && !busy && <button className="btn btn-small" onClick={() => queue.clearFinished()}>Clear finished</button>}
           <button className="btn-primary" disabled={ready === 0} onClick={() => queue.startAll()}>
-            {ready > 1 ? `Upload ${ready} files` : 'Upload'}
+            {ready === 0 ? 'Upload' : `Upload ${ready} ${ready === 1 ? 'file' : 'files'}`}
           </button>
         </div>
       </div>

@@ -2,6 +2,7 @@
 // Every version of a file, newest first: size, hash and time, with preview, download, restore, delete.
 import { Badge } from '@/components/ui/bits';
 import { formatBytes, formatDate, shortHash } from '@/lib/console/format';
+import { previewKind } from '@/lib/console/preview';
 import type { FileRecord } from '@/lib/console/types';
 import { fileHref } from './FilePreview';
 import { useFileActions } from './useFileActions';
@@ -14,6 +15,7 @@ interface Props {
 
 export function VersionTable({ file, previewing, onPreview }: Props) {
   const { restore, remove } = useFileActions(file.entry_id);
+  const previewable = file.stored && previewKind(file.mime, file.name) !== null;
   const versions = [{ id: file.id, hash: file.hash, size: file.size, created_at: file.created_at }, ...(file.previous ?? [])];
   return (
     <div className="table-wrap">
@@ -33,7 +35,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
                 <td className="muted hide-sm">{formatDate(v.created_at)}</td>
                 <td>
                   <div className="row" style={{ justifyContent: 'flex-end' }}>
-                    {file.stored && (
+                    {previewable && (
                       <button className="btn btn-small" aria-pressed={previewing === v.id} onClick={() => onPreview(previewing === v.id ? null : v.id)}>
                         {previewing === v.id ? 'Hide' : 'Preview'}
                       </button>

@@ -49,7 +49,7 @@ export function ApiKeys({ owner }: { owner: Owner }) {
             <tbody>
               {list.map((k) => (
                 <tr key={k.id}>
-                  <td className="mono">{k.prefix}…</td>
+                  <td className="mono">{k.prefix}</td>
                   <td>{k.sandbox ? <Badge tone="warn">sandbox</Badge> : <Badge tone="good">live</Badge>}</td>
                   <td className="muted hide-sm">{formatDate(k.created_at)}</td>
                   <td style={{ textAlign: 'right' }}>

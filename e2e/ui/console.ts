@@ -31,10 +31,10 @@ export async function signIn(page: Page, account: Account, base = '') {
 const SHOTS = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');
 
 /** A screenshot of the page for the README (docs/screenshots/NAME.png). */
-export async function screenshot(page: Page, name: string) {
+export async function screenshot(page: Page, name: string, fullPage = false) {
   // Toasts come and go; the picture is of the page.
   await page.locator('.toasts').evaluate((el) => ((el as HTMLElement).style.visibility = 'hidden'));
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
   await page.locator('.toasts').evaluate((el) => ((el as HTMLElement).style.visibility = ''));
 }
 
