@@ -7,6 +7,17 @@ import { database } from './db/client';
 import { sweepUploads } from './silo/files/sweep-uploads';
 import { blobStore } from './storage';
 
+/** announce(), and on failure (bad configuration, unreachable database, unwritable data
+ * directory) a one-line reason and exit 1 instead of a server that answers 500s. */
+export async function start() {
+  try {
+    await announce();
+  } catch (err) {
+    console.error(`Silo cannot start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+}
+
 export async function announce() {
   const c = config();
   const db = await database();

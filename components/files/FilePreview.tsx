@@ -1,50 +1,59 @@
 'use client';
-// Preview of one version inside a sandboxed iframe (no scripts, no same-origin access): PDFs and
-// images load from the API directly; text and XML are fetched, escaped and shown in srcdoc.
+// Preview of one version inside a sandboxed iframe (no scripts, no same-origin access): images load
+// from the API directly; text and XML are fetched, escaped and shown in srcdoc; PDFs are drawn to
+// images by pdf.js (the browser's own PDF viewer will not run in a sandboxed frame).
 import { useQuery } from '@tanstack/react-query';
 import { ErrorNote, Skeleton } from '@/components/ui/bits';
 import { ApiFailure } from '@/lib/console/api';
+import { PDF_PREVIEW_LIMIT, pagesDocument, renderPdf } from '@/lib/console/pdf-pages';
 import { TEXT_PREVIEW_LIMIT, prettyXml, previewKind, textDocument } from '@/lib/console/preview';
 
 export const fileHref = (entryId: string, fileId: string, download = false) =>
   `/silo/v1/entries/${entryId}/files/${fileId}${download ? '?download=1' : ''}`;
 
-async function fetchText(href: string): Promise<string> {
+async function fetchBytes(href: string): Promise<Response> {
   const res = await fetch(href, { credentials: 'same-origin' });
   if (!res.ok) {
     const body = await res.json().catch(() => undefined);
     throw new ApiFailure(body?.message ?? `The server answered ${res.status}`, res.status, body?.key ?? 'unknown');
   }
-  return res.text();
+  return res;
 }
+
+const isDark = () => typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark';
 
 export function FilePreview({ entryId, fileId, name, mime, size }: { entryId: string; fileId: string; name: string; mime: string; size: number }) {
   const kind = previewKind(mime, name);
   const href = fileHref(entryId, fileId);
-  const isText = kind === 'text' || kind === 'xml';
-  const text = useQuery({
-    queryKey: ['file-text', fileId],
-    queryFn: () => fetchText(href),
-    enabled: isText && size <= TEXT_PREVIEW_LIMIT,
+  const limit = kind === 'pdf' ? PDF_PREVIEW_LIMIT : TEXT_PREVIEW_LIMIT;
+  const drawn = kind === 'text' || kind === 'xml' || kind === 'pdf';
+  const doc = useQuery({
+    queryKey: ['file-preview', fileId, isDark()],
+    queryFn: async () => {
+      const res = await fetchBytes(href);
+      if (kind === 'pdf') return pagesDocument(await renderPdf(await res.arrayBuffer(), 860), name, isDark());
+      const text = await res.text();
+      return textDocument(kind === 'xml' ? prettyXml(text) : text, isDark());
+    },
+    enabled: drawn && size <= limit,
     staleTime: Infinity, // a version's bytes never change
+    retry: false,
   });
   if (!kind) return <p className="muted">No preview for {mime}; download it instead.</p>;
-  if (isText && size > TEXT_PREVIEW_LIMIT) return <p className="muted">Too large to preview; download it instead.</p>;
+  if (drawn && size > limit) return <p className="muted">Too large to preview; download it instead.</p>;
   const title = `Preview of ${name}`;
-  if (!isText) {
+  if (!drawn) {
     return (
       <div className="preview">
         <iframe title={title} sandbox="" src={href} />
       </div>
     );
   }
-  if (text.isPending) return <Skeleton rows={2} />;
-  if (text.error) return <ErrorNote error={text.error} />;
-  const dark = typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark';
-  const shown = kind === 'xml' ? prettyXml(text.data) : text.data;
+  if (doc.isPending) return <Skeleton rows={2} />;
+  if (doc.error) return <ErrorNote error={kind === 'pdf' && !(doc.error instanceof ApiFailure) ? new Error(`This PDF could not be drawn (${doc.error.message}); download it instead.`) : doc.error} />;
   return (
     <div className="preview">
-      <iframe title={title} sandbox="" srcDoc={textDocument(shown, dark)} />
+      <iframe title={title} sandbox="" srcDoc={doc.data} className={kind === 'pdf' ? 'tall' : undefined} />
     </div>
   );
 }

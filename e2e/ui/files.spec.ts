@@ -4,6 +4,9 @@
 import type { Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { deflateSync as zlibDeflate } from 'node:zlib';
+import { createEntry, inlineFile } from '../api/helpers';
 import { bearer } from '../fixtures';
 import { expect, screenshot, signIn, test } from './console';
 import { dropFiles, patternBytes } from './drop';
@@ -159,4 +162,52 @@ test('a broken upload is retried and resumes where it stopped', async ({ page, a
   const list = (await (await request.get(`/silo/v1/entries/${entryId}/files`, { headers: bearer(owner.liveKey) })).json()).list;
   expect(list).toHaveLength(1);
   expect(list[0]).toMatchObject({ name: 'receipt.bin', stored: true, size: file.size, hash: sha256(bytes) });
+});
+
+/** A 2×2 PNG, made here so the test needs no fixture file. */
+function tinyPng(): Buffer {
+  const crc = (buf: Buffer) => {
+    let c = ~0;
+    for (const byte of buf) {
+      c ^= byte;
+      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+    }
+    return ~c >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);
+  const rows = Buffer.from([0, 255, 0, 0, 0, 0, 255, 0, 0, 255, 0, 255, 255, 255]);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlibDeflate(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('PDF and image previews are drawn inside a sandboxed frame', async ({ page, adminAccount, newOwner, request }) => {
+  const owner = await newOwner('Preview Co');
+  const entry = await createEntry(request, owner.liveKey, { name: 'Scanned' });
+  const pdf = await readFile(path.join(__dirname, 'invoice.pdf'));
+  for (const [name, mime, bytes] of [['invoice.pdf', 'application/pdf', pdf], ['stamp.png', 'image/png', tinyPng()]] as const)
+    expect((await inlineFile(request, owner.liveKey, entry.id, { name, mime, data: bytes.toString('base64') }))).toMatchObject({ stored: true });
+  await signIn(page, adminAccount);
+  await page.goto(`/workspaces/${owner.id}/entries/${entry.id}`);
+
+  const pdfCard = page.getByTestId('file-card').filter({ hasText: 'invoice.pdf' });
+  await pdfCard.getByRole('button', { name: 'Preview' }).click();
+  const pdfFrame = pdfCard.locator('iframe[title="Preview of invoice.pdf"]');
+  await expect(pdfFrame).toHaveAttribute('sandbox', '');
+  const pageImage = pdfFrame.contentFrame().getByAltText('Page 1 of invoice.pdf');
+  await expect(pageImage).toBeVisible();
+  expect(await pageImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+
+  const pngCard = page.getByTestId('file-card').filter({ hasText: 'stamp.png' });
+  await pngCard.getByRole('button', { name: 'Preview' }).click();
+  const pngFrame = pngCard.locator('iframe[title="Preview of stamp.png"]');
+  await expect(pngFrame).toHaveAttribute('sandbox', '');
+  await expect.poll(() => pngFrame.contentFrame().locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+  await screenshot(page, 'preview-pdf');
 });
