@@ -2,57 +2,22 @@
 // real server, and prints MB/s and the server's RSS growth next to this machine's own limits
 // (fsync'd disk write, SHA-256) measured in the same run. Target: upload ≥ 0.8 × the slower limit.
 // Run: npm run bench   (BENCH_BYTES=268435456 npm run bench for a quicker run)
-import { execFile, execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startServer } from '../e2e/fixtures/server';
+import { MB, diskWriteMBps, groupRssMB, sha256MBps, watchRss } from './measure';
 
 const SIZE = Number(process.env.BENCH_BYTES ?? 1024 ** 3);
-const CHUNK = 1024 * 1024;
-const MB = 1e6;
-const block = randomBytes(CHUNK);
-const chunks = () => Math.ceil(SIZE / CHUNK);
-const piece = (i: number) => (i === chunks() - 1 && SIZE % CHUNK ? block.subarray(0, SIZE % CHUNK) : block);
-
-/** Writes the test file with fsync and times it: the machine's disk limit, and curl's source. */
-async function diskWriteMBps(file: string): Promise<number> {
-  const fh = await open(file, 'w');
-  const t = performance.now();
-  for (let i = 0; i < chunks(); i++) await fh.write(piece(i));
-  await fh.sync();
-  await fh.close();
-  return SIZE / MB / ((performance.now() - t) / 1000);
-}
-
-function sha256MBps(): { mbps: number; digest: string } {
-  const h = createHash('sha256');
-  const t = performance.now();
-  for (let i = 0; i < chunks(); i++) h.update(piece(i));
-  const digest = h.digest('hex');
-  return { mbps: SIZE / MB / ((performance.now() - t) / 1000), digest };
-}
-
-/** Resident memory of the server's whole process group, in MB. */
-function groupRssMB(pgid: number): number {
-  const out = execFileSync('ps', ['-o', 'rss=', '-g', String(pgid)], { encoding: 'utf8' });
-  return out.split('\n').filter(Boolean).reduce((a, l) => a + Number(l.trim()), 0) / 1024;
-}
-
-function watchRss(pgid: number) {
-  let peak = groupRssMB(pgid);
-  const timer = setInterval(() => (peak = Math.max(peak, groupRssMB(pgid))), 50);
-  return { stop: () => (clearInterval(timer), peak) };
-}
 
 async function main() {
   const dir = path.resolve('tmp', 'bench');
   await mkdir(dir, { recursive: true });
   console.log(`Silo upload/fetch benchmark: ${(SIZE / 1024 ** 2).toFixed(0)} MiB\n`);
   const source = path.join(dir, 'source.bin');
-  const disk = await diskWriteMBps(source);
-  const { mbps: sha, digest } = sha256MBps();
+  const disk = await diskWriteMBps(source, SIZE);
+  const { mbps: sha, digest } = sha256MBps(SIZE);
   const limit = Math.min(disk, sha);
   console.log(`machine: fsync'd disk write ${disk.toFixed(0)} MB/s, SHA-256 ${sha.toFixed(0)} MB/s → limit ${limit.toFixed(0)} MB/s`);
 

@@ -1,9 +1,9 @@
 /// <reference lib="webworker" />
-// Web Worker: the SHA-256 of a File, read in slices so the whole file is never in memory, with
-// progress after each slice. One worker per file; the page terminates it to cancel.
+// Web Worker: the SHA-256 of a File, read as a stream so the whole file is never in memory, with
+// progress every few MB. One worker per file; the page terminates it to cancel.
 import { createSHA256 } from 'hash-wasm';
 
-const SLICE = 8 * 1024 * 1024;
+const REPORT_EVERY = 8 * 1024 * 1024;
 
 export type HashMessage = { type: 'progress'; done: number } | { type: 'done'; sha256: string } | { type: 'error'; message: string };
 
@@ -14,11 +14,17 @@ self.onmessage = async (event: MessageEvent<{ file: File }>) => {
   try {
     const sha = await createSHA256();
     sha.init();
-    for (let offset = 0; offset < file.size; offset += SLICE) {
-      const end = Math.min(offset + SLICE, file.size);
-      sha.update(new Uint8Array(await file.slice(offset, end).arrayBuffer()));
-      post({ type: 'progress', done: end });
+    const reader = file.stream().getReader();
+    let done = 0;
+    let reported = 0;
+    for (;;) {
+      const { value, done: end } = await reader.read();
+      if (end) break;
+      sha.update(value);
+      done += value.byteLength;
+      if (done - reported >= REPORT_EVERY) post({ type: 'progress', done: (reported = done) });
     }
+    post({ type: 'progress', done });
     post({ type: 'done', sha256: sha.digest('hex') });
   } catch (err) {
     post({ type: 'error', message: `Could not read ${file.name}: ${(err as Error).message}` });

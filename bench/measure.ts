@@ -1,0 +1,41 @@
+// Shared by the benchmarks: the machine's own limits (fsync'd disk write, SHA-256) measured on
+// the bytes of the run, and the resident memory of a process group.
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { open } from 'node:fs/promises';
+
+export const MB = 1e6;
+const CHUNK = 1024 * 1024;
+const block = randomBytes(CHUNK);
+
+/** Writes `size` random bytes to `file` with fsync and returns the rate: the disk's limit. */
+export async function diskWriteMBps(file: string, size: number): Promise<number> {
+  const fh = await open(file, 'w');
+  const t = performance.now();
+  for (let done = 0; done < size; done += CHUNK) await fh.write(block.subarray(0, Math.min(CHUNK, size - done)));
+  await fh.sync();
+  await fh.close();
+  return size / MB / ((performance.now() - t) / 1000);
+}
+
+/** Hashes the same bytes diskWriteMBps wrote: the SHA-256 limit, and the file's digest. */
+export function sha256MBps(size: number): { mbps: number; digest: string } {
+  const h = createHash('sha256');
+  const t = performance.now();
+  for (let done = 0; done < size; done += CHUNK) h.update(block.subarray(0, Math.min(CHUNK, size - done)));
+  const digest = h.digest('hex');
+  return { mbps: size / MB / ((performance.now() - t) / 1000), digest };
+}
+
+/** Resident memory of a whole process group, in MB. */
+export function groupRssMB(pgid: number): number {
+  const out = execFileSync('ps', ['-o', 'rss=', '-g', String(pgid)], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).reduce((a, l) => a + Number(l.trim()), 0) / 1024;
+}
+
+/** Samples a group's RSS every 50 ms until stopped; returns the peak. */
+export function watchRss(pgid: number) {
+  let peak = groupRssMB(pgid);
+  const timer = setInterval(() => (peak = Math.max(peak, groupRssMB(pgid))), 50);
+  return { stop: () => (clearInterval(timer), peak) };
+}
