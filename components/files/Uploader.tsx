@@ -35,7 +35,7 @@ export function Uploader({ entryId }: { entryId: string }) {
           </button>
         </div>
       </div>
-      <div {...getRootProps({ className: `dropzone${isDragActive ? ' active' : ''}`, 'aria-label': 'Drop files here or press Enter to choose files' })} data-testid="dropzone">
+      <div {...getRootProps({ className: `dropzone${isDragActive ? ' active' : ''}`, role: 'button', 'aria-label': 'Drop files here or press Enter to choose files' })} data-testid="dropzone">
         <input {...getInputProps()} aria-label="Choose files" />
         <strong>{isDragActive ? 'Drop to add' : 'Drop files here'}</strong>
         <div className="muted">or click to choose. Set category, key and flags below, then upload.</div>

@@ -211,3 +211,17 @@ test('PDF and image previews are drawn inside a sandboxed frame', async ({ page,
   await expect.poll(() => pngFrame.contentFrame().locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
   await screenshot(page, 'preview-pdf');
 });
+
+test('the dropzone works from the keyboard: focus it, Enter, choose a file', async ({ page, adminAccount, newOwner, request }) => {
+  const owner = await newOwner('Keyboard Co');
+  const entry = await createEntry(request, owner.liveKey, { name: 'Typed' });
+  await signIn(page, adminAccount);
+  await page.goto(`/workspaces/${owner.id}/entries/${entry.id}`);
+  const zone = page.getByRole('button', { name: 'Drop files here or press Enter to choose files' });
+  await zone.focus();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await chooser.setFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('typed, not dropped') });
+  await page.getByRole('button', { name: 'Upload 1 file' }).press('Enter');
+  await expect(page.getByTestId('upload-row')).toHaveAttribute('data-status', 'stored');
+  await expect(page.getByTestId('file-card').filter({ hasText: 'note.txt' })).toContainText('stored');
+});
