@@ -187,7 +187,7 @@ function tinyPng(): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlibDeflate(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-test('PDF and image previews are drawn inside a sandboxed frame', async ({ page, adminAccount, newOwner, request }) => {
+test('PDF and image previews in a sandboxed frame; edit a file, delete another', async ({ page, adminAccount, newOwner, request }) => {
   const owner = await newOwner('Preview Co');
   const entry = await createEntry(request, owner.liveKey, { name: 'Scanned' });
   const pdf = await readFile(path.join(__dirname, 'invoice.pdf'));
@@ -203,13 +203,31 @@ test('PDF and image previews are drawn inside a sandboxed frame', async ({ page,
   const pageImage = pdfFrame.contentFrame().getByAltText('Page 1 of invoice.pdf');
   await expect(pageImage).toBeVisible();
   expect(await pageImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+  await pdfCard.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'preview-pdf');
 
   const pngCard = page.getByTestId('file-card').filter({ hasText: 'stamp.png' });
   await pngCard.getByRole('button', { name: 'Preview' }).click();
   const pngFrame = pngCard.locator('iframe[title="Preview of stamp.png"]');
   await expect(pngFrame).toHaveAttribute('sandbox', '');
   await expect.poll(() => pngFrame.contentFrame().locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
-  await screenshot(page, 'preview-pdf');
+
+  // Edit a file's fields (no new version), and delete another.
+  await pdfCard.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit invoice.pdf' });
+  await edit.getByLabel('Description').fill('Signed copy');
+  await edit.getByLabel('Meta').fill('pages = 1');
+  await edit.getByLabel('Private (no public link)').check();
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(pdfCard).toContainText('Signed copy');
+  await expect(pdfCard).toContainText('private');
+  page.once('dialog', (d) => d.accept());
+  await pngCard.getByRole('button', { name: 'Delete file' }).click();
+  await expect(pngCard).toHaveCount(0);
+  const list = (await (await request.get(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(owner.liveKey) })).json()).list;
+  expect(list).toHaveLength(1);
+  expect(list[0]).toMatchObject({ name: 'invoice.pdf', desc: 'Signed copy', meta: { pages: '1' }, private: true });
+  expect(list[0].previous).toEqual([]);
 });
 
 test('the dropzone works from the keyboard: focus it, Enter, choose a file', async ({ page, adminAccount, newOwner, request }) => {
