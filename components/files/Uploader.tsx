@@ -2,7 +2,7 @@
 // Drag-and-drop uploads to an entry: many files at once, each hashed in a worker, sent to its
 // placeholder url with progress, and cancellable, retryable and resumable.
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useToast } from '@/components/ui/Toaster';
 import { keys } from '@/lib/console/queries';
@@ -24,6 +24,14 @@ export function Uploader({ entryId }: { entryId: string }) {
   const ready = items.filter((i) => i.status === 'ready').length;
   const busy = items.some((i) => isBusy(i.status));
   const stored = items.filter((i) => i.status === 'stored').length;
+  // Closing or reloading the tab mid-upload asks first (the bytes sent so far can be resumed only
+  // from this page).
+  useEffect(() => {
+    if (!busy) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [busy]);
   return (
     <section className="panel" aria-labelledby="upload-title">
       <div className="panel-head">

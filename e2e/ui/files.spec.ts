@@ -234,10 +234,14 @@ test('the dropzone works from the keyboard: focus it, Enter, choose a file', asy
   const owner = await newOwner('Keyboard Co');
   const entry = await createEntry(request, owner.liveKey, { name: 'Typed' });
   await signIn(page, adminAccount);
+  // Listening early: Playwright turns on file-chooser interception asynchronously.
+  const chooserOpened = page.waitForEvent('filechooser');
   await page.goto(`/workspaces/${owner.id}/entries/${entry.id}`);
   const zone = page.getByRole('button', { name: 'Drop files here or press Enter to choose files' });
+  await expect(page.getByRole('heading', { name: 'Typed', level: 1 })).toBeVisible();
   await zone.focus();
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await page.keyboard.press('Enter');
+  const chooser = await chooserOpened;
   await chooser.setFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('typed, not dropped') });
   await page.getByRole('button', { name: 'Upload 1 file' }).press('Enter');
   await expect(page.getByTestId('upload-row')).toHaveAttribute('data-status', 'stored');
