@@ -4,7 +4,7 @@
 // images by pdf.js (the browser's own PDF viewer will not run in a sandboxed frame).
 import { useQuery } from '@tanstack/react-query';
 import { ErrorNote, Skeleton } from '@/components/ui/bits';
-import { ApiFailure } from '@/lib/console/api';
+import { ApiFailure, failure } from '@/lib/console/api';
 import { PDF_PREVIEW_LIMIT, pagesDocument, renderPdf } from '@/lib/console/pdf-pages';
 import { TEXT_PREVIEW_LIMIT, prettyXml, previewKind, textDocument } from '@/lib/console/preview';
 
@@ -13,10 +13,7 @@ export const fileHref = (entryId: string, fileId: string, download = false) =>
 
 async function fetchBytes(href: string): Promise<Response> {
   const res = await fetch(href, { credentials: 'same-origin' });
-  if (!res.ok) {
-    const body = await res.json().catch(() => undefined);
-    throw new ApiFailure(body?.message ?? `The server answered ${res.status}`, res.status, body?.key ?? 'unknown');
-  }
+  if (!res.ok) throw failure(res.status, await res.json().catch(() => undefined));
   return res;
 }
 

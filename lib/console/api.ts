@@ -43,11 +43,14 @@ export async function api<T>(path: string, opts: CallOptions = {}): Promise<T> {
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   const body = text ? safeJson(text) : undefined;
-  if (!res.ok) {
-    const e = body as { message?: string; key?: string; fields?: Record<string, string> } | undefined;
-    throw new ApiFailure(e?.message ?? `The server answered ${res.status}`, res.status, e?.key ?? 'unknown', e?.fields);
-  }
+  if (!res.ok) throw failure(res.status, body);
   return body as T;
+}
+
+/** The contract's error body (or whatever came) as an ApiFailure carrying its `message`. */
+export function failure(status: number, body: unknown): ApiFailure {
+  const e = (body ?? undefined) as { message?: string; key?: string; fields?: Record<string, string> } | undefined;
+  return new ApiFailure(e?.message ?? `The server answered ${status}`, status, e?.key ?? 'unknown', e?.fields);
 }
 
 function safeJson(text: string): unknown {

@@ -1,6 +1,6 @@
 // The bytes of a placeholder: PUT {url} with XMLHttpRequest (fetch has no upload progress), and
 // HEAD {url} for the offset to resume from after a dropped connection.
-import { ApiFailure } from '../api';
+import { ApiFailure, failure } from '../api';
 import type { FileRecord } from '../types';
 
 export class ConnectionLost extends Error {
@@ -37,14 +37,14 @@ export function sendBytes(o: SendOptions): Promise<FileRecord> {
     if (o.offset > 0) xhr.setRequestHeader('Content-Range', `bytes ${o.offset}-${o.file.size - 1}/${o.file.size}`);
     xhr.upload.onprogress = (e) => o.onProgress(o.offset + e.loaded);
     xhr.onload = () => {
-      let body: Record<string, unknown> | undefined;
+      let body: unknown;
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
         body = undefined;
       }
-      if (xhr.status >= 200 && xhr.status < 300 && body) return resolve(body as unknown as FileRecord);
-      reject(new ApiFailure(String(body?.message ?? `The server answered ${xhr.status}`), xhr.status, String(body?.key ?? 'unknown')));
+      if (xhr.status >= 200 && xhr.status < 300 && body) return resolve(body as FileRecord);
+      reject(failure(xhr.status, body));
     };
     xhr.onerror = () => reject(new ConnectionLost());
     xhr.ontimeout = () => reject(new ConnectionLost());

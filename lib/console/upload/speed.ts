@@ -4,10 +4,6 @@ const WINDOW_MS = 3000;
 export class SpeedMeter {
   private samples: { t: number; bytes: number }[] = [];
 
-  reset() {
-    this.samples = [];
-  }
-
   /** Records the total bytes sent so far; returns bytes per second. */
   sample(bytes: number, now = performance.now()): number {
     this.samples.push({ t: now, bytes });
