@@ -19,8 +19,17 @@ export interface Received {
 export interface ReceiveOptions {
   /** 0 starts over; otherwise the bytes continue a held copy of exactly this size. */
   offset: number;
-  /** Refuse with BlobTooLarge as soon as more than this many bytes would be held. */
+  /**
+   * Refuse with BlobTooLarge as soon as more than this many bytes would be held. The held copy is
+   * then cut back to `offset`: what was held before this call stays held, for a resume.
+   */
   maxBytes: number;
+}
+
+export interface BlobInfo {
+  hash: string;
+  size: number;
+  modifiedAt: Date;
 }
 
 export interface BlobStore {
@@ -28,7 +37,7 @@ export interface BlobStore {
   /**
    * Streams `source` into the held copy named `uploadId`, hashing and counting as it goes.
    * If the source breaks off, what arrived stays held (and is returned by heldSize) so the
-   * upload can be resumed; past maxBytes the held copy is dropped.
+   * upload can be resumed; past maxBytes the held copy is cut back to `opts.offset`.
    */
   receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received>;
   heldSize(uploadId: string): Promise<number>;
@@ -39,7 +48,16 @@ export interface BlobStore {
   commitHeld(uploadId: string, hash: string): Promise<void>;
   read(hash: string, range?: ByteRange): Promise<Readable>;
   exists(hash: string): Promise<boolean>;
+  /** The stored size of blob `hash`, or undefined when the store does not hold it. */
+  blobSize(hash: string): Promise<number | undefined>;
+  /** Every blob the store holds (for fsck and the sweep of unreferenced blobs). */
+  listBlobs(): AsyncIterable<BlobInfo>;
   delete(hash: string): Promise<void>;
+  /**
+   * Binds the store to one database: the first call records `databaseId` in the store; a later
+   * call with another id throws StoreOfAnotherDatabase (a store must never serve two databases).
+   */
+  claim(databaseId: string): Promise<void>;
   /** Proves the store can be written, read and cleaned (readiness check). */
   check(): Promise<void>;
 }
@@ -59,6 +77,17 @@ export class BlobMissing extends Error {
   override readonly name = 'BlobMissing';
   constructor(readonly hash: string) {
     super(`blob ${hash} is missing`);
+  }
+}
+
+export class StoreOfAnotherDatabase extends Error {
+  override readonly name = 'StoreOfAnotherDatabase';
+  constructor(
+    readonly where: string,
+    readonly recorded: string,
+    readonly databaseId: string,
+  ) {
+    super(`the blob store at ${where} belongs to database ${recorded}, not to this one (${databaseId})`);
   }
 }
 

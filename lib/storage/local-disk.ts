@@ -3,22 +3,35 @@
 // half file where a stored one is expected.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { BlobMissing, BlobTooLarge, isBlobTooLarge, isSha256, type BlobStore, type ByteRange, type ReceiveOptions, type Received } from './blob-store';
+import {
+  BlobMissing,
+  BlobTooLarge,
+  isBlobTooLarge,
+  isSha256,
+  StoreOfAnotherDatabase,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type ReceiveOptions,
+  type Received,
+} from './blob-store';
 
 const CHUNK = 1024 * 1024;
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 export class LocalDiskStore implements BlobStore {
   readonly kind = 'local';
+  private readonly root: string;
   private readonly blobs: string;
   private readonly held: string;
 
   constructor(root: string) {
-    this.blobs = path.resolve(root, 'sha256');
-    this.held = path.resolve(root, 'held');
+    this.root = path.resolve(root);
+    this.blobs = path.join(this.root, 'sha256');
+    this.held = path.join(this.root, 'held');
   }
 
   private blobPath(hash: string) {
@@ -56,8 +69,9 @@ export class LocalDiskStore implements BlobStore {
       await fh.truncate(await writer.finish());
       await fh.sync();
     } catch (err) {
-      // A source that broke off leaves what arrived held, for a resume; anything else drops it.
-      const end = isBlobTooLarge(err) ? undefined : await writer.finish().catch(() => undefined);
+      // A source that broke off leaves what arrived held, for a resume; too many bytes cut the
+      // copy back to what was held before this call; a failed write drops it.
+      const end = isBlobTooLarge(err) ? (await writer.settle(), opts.offset) : await writer.finish().catch(() => undefined);
       if (end === undefined) {
         await writer.settle();
         await fh.close().catch(() => {});
@@ -122,6 +136,38 @@ export class LocalDiskStore implements BlobStore {
     } catch {
       return false;
     }
+  }
+
+  async blobSize(hash: string): Promise<number | undefined> {
+    return (await stat(this.blobPath(hash)).catch(() => undefined))?.size;
+  }
+
+  async *listBlobs(): AsyncIterable<BlobInfo> {
+    for (const dir of (await readdir(this.blobs).catch(() => [] as string[])).sort()) {
+      for (const name of (await readdir(path.join(this.blobs, dir)).catch(() => [] as string[])).sort()) {
+        if (!isSha256(name) || name.slice(0, 2) !== dir) continue;
+        const s = await stat(path.join(this.blobs, dir, name)).catch(() => undefined);
+        if (s?.isFile()) yield { hash: name, size: s.size, modifiedAt: s.mtime };
+      }
+    }
+  }
+
+  async claim(databaseId: string): Promise<void> {
+    const marker = path.join(this.root, 'silo-store.json');
+    const recorded = await readFile(marker, 'utf8').then(
+      (text) => String((JSON.parse(text) as { database_id?: unknown }).database_id ?? ''),
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      },
+    );
+    if (recorded === databaseId) return;
+    if (recorded !== undefined) throw new StoreOfAnotherDatabase(this.root, recorded, databaseId);
+    await mkdir(this.root, { recursive: true });
+    const tmp = `${marker}.${randomUUID()}.tmp`;
+    await writeFile(tmp, JSON.stringify({ database_id: databaseId }) + '\n', { flag: 'wx' });
+    await rename(tmp, marker);
+    await fsyncDir(this.root);
   }
 
   async delete(hash: string): Promise<void> {
