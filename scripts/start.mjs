@@ -7,8 +7,6 @@ const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inher
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const port = process.env.PORT ?? '3000';
-const args = ['node_modules/next/dist/bin/next', 'start', '-p', port];
-if (process.env.HOSTNAME) args.push('-H', process.env.HOSTNAME);
-const server = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, PORT: port } });
+const server = spawn(process.execPath, ['scripts/serve.mjs'], { stdio: 'inherit', env: { ...env, NODE_ENV: 'production', PORT: port } });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,88 @@
+// The production HTTP server: Next's request handler on a Node server we configure ourselves.
+// `next start` gives no say over Node's timeouts (its 300 s requestTimeout cut every long upload)
+// nor over the answers Node and Next make before the app runs (bad requests, oversized headers,
+// malformed paths, unknown methods); here each gets the contract's error body. It also records
+// the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten).
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import next from 'next';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOSTNAME || undefined;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The contract's error body (lib/errors.ts has the same shape for everything the app answers). */
+function errorBody(code, key, message) {
+  return JSON.stringify({ code, key, message });
+}
+
+function sendError(req, res, code, key, message, headers = {}) {
+  const body = Buffer.from(errorBody(code, key, message));
+  const id = SAFE_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id'] : randomUUID();
+  res.writeHead(code, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length, 'X-Request-Id': id, ...headers });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Node answers these itself, before any request object exists: write the reply on the socket. */
+function onClientError(err, socket) {
+  if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
+  const [code, key, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request headers did not arrive in time']
+        : [400, 'bad_request', 'The request is not valid HTTP'];
+  const body = errorBody(code, key, message);
+  socket.end(
+    `HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function malformedPath(url) {
+  try {
+    decodeURIComponent(url.split('?')[0]);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const app = next({ dev: false, dir: ROOT, hostname: hostname ?? 'localhost', port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = http.createServer(
+  {
+    // An upload lasts as long as bytes keep coming; idle uploads are ended by the upload route
+    // (UPLOAD_IDLE_TIMEOUT_SECONDS), not by a cap on the whole request.
+    requestTimeout: 0,
+    headersTimeout: 60_000,
+  },
+  (req, res) => {
+    req.headers['x-silo-peer'] = req.socket.remoteAddress ?? '';
+    if (!METHODS.has(req.method)) return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, { Allow: [...METHODS].join(', ') });
+    if (malformedPath(req.url ?? '/')) return sendError(req, res, 400, 'bad_request', 'The request path is not valid percent-encoding');
+    handle(req, res).catch((err) => {
+      console.error('request failed outside the app', err);
+      if (!res.headersSent) sendError(req, res, 500, 'internal', 'Internal error');
+      else res.destroy();
+    });
+  },
+);
+server.keepAliveTimeout = 65_000;
+server.on('clientError', onClientError);
+server.listen(port, hostname, () => {
+  // lib/startup.ts prints the URL once the database is ready.
+});
+// Stop accepting, let requests in flight finish for a while, then go (held uploads stay resumable).
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.once(sig, () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 10_000).unref();
+  });
