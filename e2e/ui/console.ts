@@ -28,9 +28,11 @@ export async function signIn(page: Page, account: Account, base = '') {
   await expect(page.getByRole('heading', { name: 'Workspaces', level: 1 })).toBeVisible();
 }
 
-const SHOTS = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');
+// Test runs write their pictures to an ignored folder; `npm run screenshots` refreshes the README's.
+const ROOT = path.resolve(__dirname, '..', '..');
+const SHOTS = path.resolve(ROOT, process.env.SILO_SCREENSHOTS ?? path.join('tmp', 'screenshots'));
 
-/** A screenshot of the page for the README (docs/screenshots/NAME.png). */
+/** A screenshot of the page (tmp/screenshots/NAME.png; docs/screenshots with npm run screenshots). */
 export async function screenshot(page: Page, name: string, fullPage = false) {
   // Toasts come and go; the picture is of the page.
   await page.locator('.toasts').evaluate((el) => ((el as HTMLElement).style.visibility = 'hidden'));
