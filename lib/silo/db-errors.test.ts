@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../access/apps';
 import { authorizeEnrollment } from '../access/authorize-enrollment';
 import { createOwner } from '../access/owners';
+import { createUser } from '../access/users';
 import { openDatabase, type Database } from '../db/client';
 import { UNIQUE, isUniqueViolation, type UniqueConstraint } from './db-errors';
 import { createEntry } from './entries';
@@ -79,6 +80,13 @@ describe.each(databases)('on %s', (kind) => {
     const clash = await createEntry(p, target, { key: 'inv-0', folder: '', name: '', meta: {} }, randomUUID()).catch((e) => e);
     expect(clash.key).toBe('conflict');
     expect(clash.message).toMatch(/already has the key/);
+  });
+
+  it('racing creations of one user email: one is created, the others answer 409', async () => {
+    const input = { email: `race-${randomUUID()}@example.com`, name: '', password: 'long enough', admin: false, owner_ids: [] };
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => createUser(db.prisma, input)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason.key).toBe('conflict');
   });
 
   it('racing first authorizations of one app and owner share one enrollment', async () => {
