@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { App, Enrollment } from '../db/generated/client';
 import { ApiError, notFound } from '../errors';
-import { isUniqueViolation } from '../silo/db-errors';
+import { UNIQUE, isUniqueViolation } from '../silo/db-errors';
 import { principalFromBearer } from './authenticate';
 import { presentEnrollment } from './enrollments';
 import { hashSecret, newSecret } from './secrets';
@@ -56,7 +56,7 @@ async function byOwner(db: Db, o: AuthorizeOptions): Promise<Enrollment> {
   try {
     return await db.enrollment.create({ data: { id: randomUUID(), appId: o.app.id, ownerId, sandbox } });
   } catch (err) {
-    if (isUniqueViolation(err)) return db.enrollment.findUniqueOrThrow({ where });
+    if (isUniqueViolation(err, UNIQUE.enrollment)) return db.enrollment.findUniqueOrThrow({ where });
     throw err;
   }
 }

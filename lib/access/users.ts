@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import type { Membership, User } from '../db/generated/client';
 import { ApiError, notFound } from '../errors';
 import type { UserInput, UserRecord, UserUpdate } from '../schemas/users';
+import { UNIQUE, isUniqueViolation } from '../silo/db-errors';
 import { hashPassword } from './setup';
 
 type UserRow = Omit<User, 'passwordHash'> & { memberships: Membership[] };
@@ -50,20 +51,25 @@ async function assertOwnersExist(db: Db, ownerIds: string[]) {
 
 export async function createUser(db: Db, input: UserInput): Promise<UserRecord> {
   await assertOwnersExist(db, input.owner_ids);
-  if (await db.user.findUnique({ where: { email: input.email } }))
-    throw new ApiError('conflict', `A user with the email ${input.email} already exists`, { fields: { email: 'is already used' } });
+  const emailTaken = () => new ApiError('conflict', `A user with the email ${input.email} already exists`, { fields: { email: 'is already used' } });
+  if (await db.user.findUnique({ where: { email: input.email } })) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   const id = randomUUID();
-  await db.user.create({
-    data: {
-      id,
-      email: input.email,
-      name: input.name,
-      admin: input.admin,
-      passwordHash,
-      memberships: { create: [...new Set(input.owner_ids)].map((ownerId) => ({ ownerId })) },
-    },
-  });
+  await db.user
+    .create({
+      data: {
+        id,
+        email: input.email,
+        name: input.name,
+        admin: input.admin,
+        passwordHash,
+        memberships: { create: [...new Set(input.owner_ids)].map((ownerId) => ({ ownerId })) },
+      },
+    })
+    .catch((err) => {
+      // Another request created the same email while this one hashed the password.
+      throw isUniqueViolation(err, UNIQUE.userEmail) ? emailTaken() : err;
+    });
   return getUser(db, id);
 }
 

@@ -57,10 +57,22 @@ export function siloScope(p: Principal): Scope {
 export function siloTarget(p: Principal, headers: Headers): Target {
   if (p.kind === 'owner') return { ownerId: p.ownerId, sandbox: p.sandbox };
   const scope = siloScope(p);
-  const ownerId = headers.get('x-silo-owner')?.toLowerCase();
+  const ownerId = headers.get('x-silo-owner')?.trim().toLowerCase();
   if (!ownerId) throw new ApiError('bad_request', 'Name the workspace with the X-Silo-Owner header');
+  // It reaches a uuid column: anything but a UUID would fail the query rather than name nothing.
+  if (!UUID.test(ownerId)) throw new ApiError('bad_request', 'X-Silo-Owner must be a workspace id (a UUID)');
   if (scope.owners !== 'all' && !scope.owners.includes(ownerId)) throw new ApiError('not_found', 'Workspace not found');
-  return { ownerId, sandbox: headers.get('x-silo-sandbox') === 'true' };
+  return { ownerId, sandbox: sandboxHeader(headers.get('x-silo-sandbox')) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** X-Silo-Sandbox: absent or false is live, true is the sandbox; anything else is a mistake to point out. */
+function sandboxHeader(value: string | null): boolean {
+  const v = value?.trim().toLowerCase();
+  if (v === undefined || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  throw new ApiError('bad_request', 'X-Silo-Sandbox must be true or false');
 }
 
 export async function requireAdmin(req: CallerRequest): Promise<Principal> {

@@ -1,6 +1,7 @@
 // Reading requests: JSON bodies under a size limit counted while streaming, queries, params.
 import type { z } from 'zod';
 import { ApiError } from '../errors';
+import { NOT_STORABLE, storable } from '../schemas/common';
 
 /** Turns zod issues into the contract's `fields` map and a sentence. */
 export function validationError(issues: readonly z.core.$ZodIssue[]): ApiError {
@@ -68,13 +69,43 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S, max
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new ApiError('bad_request', 'The request body must be a JSON object');
+  assertStorableJson(value);
   return parseWith(schema, value);
 }
+
+/**
+ * Every string of a body, keys included, must be one PostgreSQL can store unchanged (no NUL, no
+ * unpaired surrogate), whatever field it lands in. `__proto__` is refused as a key: parsers drop
+ * it silently, and a stored value must be the one sent. Iterative: JSON nests deeper than the stack.
+ */
+export function assertStorableJson(root: unknown): void {
+  const todo: { value: unknown; path: string }[] = [{ value: root, path: '' }];
+  const fail = (path: string, reason: string) => {
+    throw new ApiError('validation', `${path || 'body'} ${reason}`, { fields: { [path || 'body']: reason } });
+  };
+  while (todo.length) {
+    const { value, path } = todo.pop()!;
+    if (typeof value === 'string') {
+      if (!storable(value)) fail(path, NOT_STORABLE);
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => todo.push({ value: v, path: join(path, String(i)) }));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (!storable(k)) fail(path, `keys ${NOT_STORABLE}`);
+        if (k === '__proto__') fail(path, 'must not have the key __proto__');
+        todo.push({ value: v, path: join(path, k) });
+      }
+    }
+  }
+}
+
+const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 export function readQuery<S extends z.ZodType>(url: string | URL, schema: S): z.infer<S> {
   const params = new URL(url).searchParams;
   const value: Record<string, string> = {};
   for (const [k, v] of params) value[k] = v;
+  assertStorableJson(value);
   return parseWith(schema, value);
 }
 

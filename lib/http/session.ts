@@ -3,6 +3,7 @@ import { getToken } from 'next-auth/jwt';
 import type { Db } from '../db/client';
 import type { Principal } from '../access/principal';
 import { instanceSecret } from '../access/instance';
+import { parseCookies } from './cookies';
 
 export async function sessionSecret(db: Db): Promise<string> {
   return process.env.NEXTAUTH_SECRET ?? (await instanceSecret(db));
@@ -12,12 +13,7 @@ export async function sessionSecret(db: Db): Promise<string> {
 export async function sessionPrincipal(db: Db, headers: Headers): Promise<Principal | undefined> {
   const cookie = headers.get('cookie');
   if (!cookie || !cookie.includes('next-auth.session-token')) return undefined;
-  const cookies = Object.fromEntries(
-    cookie.split(';').map((c) => {
-      const i = c.indexOf('=');
-      return [c.slice(0, i).trim(), decodeURIComponent(c.slice(i + 1).trim())];
-    }),
-  );
+  const cookies = parseCookies(cookie);
   const token = await getToken({
     req: { headers: Object.fromEntries(headers), cookies } as never,
     secret: await sessionSecret(db),

@@ -1,10 +1,10 @@
 // Payloads of the access service (seed §2.1–2.2, contract §2) and of /admin/v1.
 import { z } from 'zod';
-import { listOf, listQuery, text, timestamp, uuid } from './common';
+import { listOf, listQuery, plain, text, timestamp, uuid } from './common';
 
 export const AuthorizeInput = z
   .object({
-    client_id: z.string().max(200).optional(),
+    client_id: plain(200).optional(),
     client_secret: z.string().max(500).optional(),
     id: uuid.optional().meta({ description: 'Enrollment to authorize; an alternative to owner_id' }),
     owner_id: uuid.optional().meta({ description: 'Owner of the enrollment; needs a trusted app or the owner key' }),

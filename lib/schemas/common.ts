@@ -2,16 +2,29 @@
 import { z } from 'zod';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// PostgreSQL cannot store NUL in text or jsonb, and an unpaired UTF-16 surrogate is no character
+// at all: stored, it would come back changed (text) or fail the query (jsonb). With the `u` flag,
+// \p{Cs} matches only surrogates that are not half of a pair.
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+export const NOT_STORABLE = 'must not contain NUL characters or unpaired surrogates';
+
+/** Can PostgreSQL keep this string exactly as it is? */
+export const storable = (s: string) => !UNSTORABLE.test(s);
 
 export const codePoints = (s: string) => [...s].length;
 
-/** A string of at most `max` code points, without control characters. */
+/** A string of at most `max` code points, without control characters or unpaired surrogates. */
 export const text = (max: number, min = 0) =>
   z
     .string()
     .refine((s) => codePoints(s) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
     .refine((s) => codePoints(s) <= max, `must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), 'must not contain control characters');
+    .refine((s) => !CONTROL.test(s), 'must not contain control characters')
+    .refine(storable, NOT_STORABLE);
+
+/** A query parameter or other short string that reaches the database: no NUL, no unpaired surrogates. */
+export const plain = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(storable, NOT_STORABLE);
 
 export const uuid = z
   .string()
@@ -28,7 +41,10 @@ export interface MetaLimits {
 
 export const DEFAULT_META_LIMITS: MetaLimits = { keys: 50, keyLength: 64, valueLength: 1024 };
 
-/** Key-value pairs with the limits of contract §6. */
+/**
+ * Key-value pairs with the limits of contract §6. Keys are names: no control characters. Values
+ * are free text (line breaks allowed) but, like every string, without NUL or unpaired surrogates.
+ */
 export const meta = (limits: MetaLimits = DEFAULT_META_LIMITS) =>
   z
     .record(z.string(), z.string())
@@ -38,8 +54,11 @@ export const meta = (limits: MetaLimits = DEFAULT_META_LIMITS) =>
       for (const k of keys) {
         if (codePoints(k) < 1 || codePoints(k) > limits.keyLength)
           ctx.addIssue({ code: 'custom', message: `keys must be 1 to ${limits.keyLength} characters` });
+        else if (CONTROL.test(k) || !storable(k))
+          ctx.addIssue({ code: 'custom', message: 'keys must not contain control characters or unpaired surrogates' });
         else if (codePoints(m[k]) > limits.valueLength)
-          ctx.addIssue({ code: 'custom', message: `values must be at most ${limits.valueLength} characters` });
+          ctx.addIssue({ code: 'custom', path: [k], message: `must be at most ${limits.valueLength} characters` });
+        else if (!storable(m[k])) ctx.addIssue({ code: 'custom', path: [k], message: NOT_STORABLE });
       }
     })
     .meta({ description: 'Additional key-value pairs (strings)', example: { source: 'erp' } });
@@ -67,5 +86,5 @@ export const listOf = <T extends z.ZodType>(item: T, id: string) =>
 export const listQuery = (maxLimit: number) =>
   z.object({
     limit: z.coerce.number().int().min(1).max(maxLimit).default(Math.min(20, maxLimit)),
-    cursor: z.string().max(200).optional(),
+    cursor: plain(200).optional(),
   });

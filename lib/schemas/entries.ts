@@ -1,7 +1,7 @@
 // Payloads of the entry endpoints (contract §3).
 import { z } from 'zod';
 import { FileRecord } from './files';
-import { listOf, listQuery, meta, text, timestamp, type MetaLimits } from './common';
+import { listOf, listQuery, meta, plain, text, timestamp, type MetaLimits } from './common';
 
 export const entryInput = (metaLimits: MetaLimits) =>
   z
@@ -43,4 +43,4 @@ export type EntryRecord = z.infer<typeof EntryRecord>;
 export const EntryList = listOf(EntryRecord, 'EntryList');
 
 export const entryListQuery = (maxLimit: number) =>
-  listQuery(maxLimit).extend({ folder: z.string().max(1024).optional(), key: z.string().max(1024).optional() });
+  listQuery(maxLimit).extend({ folder: plain(1024).optional(), key: plain(1024).optional() });

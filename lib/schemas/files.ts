@@ -1,6 +1,7 @@
 // Payloads of the file endpoints: seed §2.3 and §4.2–4.3, contract §4.
 import { z } from 'zod';
 import { meta, text, timestamp, uuid, type MetaLimits } from './common';
+import { MAX_MEDIA_TYPE_LENGTH, isMediaType } from './media-type';
 
 export const Category = z.enum(['format', 'attachment']);
 export type Category = z.infer<typeof Category>;
@@ -10,11 +11,16 @@ const sha256 = z
   .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
   .transform((s) => s.toLowerCase());
 
+/** A media type as HTTP can carry it in Content-Type: see media-type.ts and docs/api.md. */
 const mime = z
   .string()
-  .max(255, 'must be at most 255 characters')
-  .regex(/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;.*)?$/, 'must be a MIME type such as application/pdf')
-  .transform((s) => s.trim());
+  .transform((s) => s.trim())
+  .superRefine((s, ctx) => {
+    if (s.length > MAX_MEDIA_TYPE_LENGTH) ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_MEDIA_TYPE_LENGTH} characters` });
+    else if (!isMediaType(s))
+      ctx.addIssue({ code: 'custom', message: 'must be a media type such as application/pdf or text/plain; charset=utf-8 (ASCII only)' });
+  })
+  .meta({ description: 'RFC 9110 media type in ASCII: type/subtype with optional ; name=value parameters', example: 'application/pdf' });
 
 export interface FileLimits {
   maxFileBytes: number;

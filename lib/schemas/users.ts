@@ -1,8 +1,15 @@
 // Payloads of the console's own admin endpoints: setup, users and their workspaces, "me".
 import { z } from 'zod';
-import { text, timestamp, uuid } from './common';
+import { NOT_STORABLE, storable, text, timestamp, uuid } from './common';
 
-const email = z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
+// No whitespace or control characters either side of one @ (and, like every string, no NUL).
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+$/, 'must be an email address')
+  .refine(storable, NOT_STORABLE);
 const password = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
 
 export const SetupInput = z

@@ -10,16 +10,28 @@ export function encodeCursor(k: Keyset): string {
   return Buffer.from(JSON.stringify([k.createdAt.toISOString(), k.id])).toString('base64url');
 }
 
+// What encodeCursor writes: an ISO time (years 0000–9999, so PostgreSQL can compare it) and a UUID.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A cursor this service issued, or 422: anything else would reach the query as a bad uuid or time. */
 export function decodeCursor(cursor: string): Keyset {
+  let value: unknown;
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const createdAt = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error();
-    return { createdAt, id };
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw new ApiError('validation', 'cursor is not one this service issued', { fields: { cursor: 'is not valid' } });
+    throw badCursor();
   }
+  if (!Array.isArray(value) || value.length !== 2) throw badCursor();
+  const [at, id] = value;
+  if (typeof at !== 'string' || !ISO_TIME.test(at) || typeof id !== 'string' || !UUID.test(id)) throw badCursor();
+  const createdAt = new Date(at);
+  // Round-trips only when the date exists (no 2026-02-30, no hour 25).
+  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at) throw badCursor();
+  return { createdAt, id };
 }
+
+const badCursor = () => new ApiError('validation', 'cursor is not one this service issued', { fields: { cursor: 'is not valid' } });
 
 /**
  * Rows strictly after the cursor in (created_at desc, id desc) order. Written as

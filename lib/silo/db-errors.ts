@@ -1,11 +1,50 @@
 // Recognising database outcomes without leaking them: unique violations, JSON equality.
 
-/** Prisma's P2002, optionally on a constraint that involves `field`. */
-export function isUniqueViolation(err: unknown, field?: string): boolean {
-  const e = err as { code?: string; meta?: { target?: unknown; driverAdapterError?: unknown } };
+/**
+ * The unique constraints the code recovers from, by the exact names of prisma/migrations, with
+ * their table's columns for a driver that reports columns only. A match is exact: `entries_pkey`
+ * contains "key" but is not the entry key's constraint (matching by substring once answered a
+ * repeated PUT with 409).
+ */
+export const UNIQUE = {
+  entryId: { name: 'entries_pkey', model: 'Entry', columns: ['id'] },
+  entryKey: { name: 'entries_owner_id_sandbox_key_key', model: 'Entry', columns: ['owner_id', 'sandbox', 'key'] },
+  fileId: { name: 'files_pkey', model: 'File', columns: ['id'] },
+  enrollment: { name: 'enrollments_app_id_owner_id_sandbox_key', model: 'Enrollment', columns: ['app_id', 'owner_id', 'sandbox'] },
+  userEmail: { name: 'users_email_key', model: 'User', columns: ['email'] },
+} as const;
+export type UniqueConstraint = (typeof UNIQUE)[keyof typeof UNIQUE];
+
+interface AdapterCause {
+  kind?: string;
+  constraint?: { index?: string; fields?: string[] };
+  originalMessage?: string;
+}
+
+/** Prisma's P2002 on exactly `constraint`. */
+export function isUniqueViolation(err: unknown, constraint: UniqueConstraint): boolean {
+  const e = err as { code?: string; meta?: { modelName?: string; target?: unknown; driverAdapterError?: { cause?: AdapterCause } } };
   if (e?.code !== 'P2002') return false;
-  if (!field) return true;
-  return JSON.stringify(e.meta ?? {}).includes(field);
+  const cause = e.meta?.driverAdapterError?.cause;
+  const name = violatedConstraint(cause) ?? (typeof e.meta?.target === 'string' ? e.meta.target : undefined);
+  if (name !== undefined) return name === constraint.name;
+  // No name reported: the same columns of the same table are the same constraint.
+  const columns = cause?.constraint?.fields ?? (Array.isArray(e.meta?.target) ? (e.meta.target as string[]) : undefined);
+  return (
+    e.meta?.modelName === constraint.model &&
+    !!columns &&
+    columns.length === constraint.columns.length &&
+    columns.every((c, i) => c === constraint.columns[i])
+  );
+}
+
+/**
+ * The name PostgreSQL gave the violated constraint: the pg driver passes it on; PGlite's adapter
+ * passes only the columns, but PostgreSQL's message names it (`… unique constraint "name"`).
+ */
+function violatedConstraint(cause: AdapterCause | undefined): string | undefined {
+  if (cause?.constraint?.index) return cause.constraint.index;
+  return /unique constraint "([^"]+)"/.exec(cause?.originalMessage ?? '')?.[1];
 }
 
 /** Deep equality of JSON values with object keys in any order. */

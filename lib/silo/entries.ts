@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../errors';
 import { scopeWhere, type Scope, type Target } from '../access/principal';
 import type { EntryInput, EntryRecord, EntryUpdate } from '../schemas/entries';
 import { NEWEST_FIRST, afterCursor, page } from './cursor';
-import { isUniqueViolation, sameJson } from './db-errors';
+import { UNIQUE, isUniqueViolation, sameJson } from './db-errors';
 
 export function presentEntry(e: Entry): EntryRecord {
   return {
@@ -36,6 +36,7 @@ export async function createEntry(
   target: Target,
   input: EntryInput,
   id?: string,
+  attempt = 0,
 ): Promise<{ entry: Entry; created: boolean }> {
   if (id) {
     const existing = await db.entry.findUnique({ where: { id } });
@@ -49,8 +50,16 @@ export async function createEntry(
     });
     return { entry, created: true };
   } catch (err) {
-    if (isUniqueViolation(err, 'key') && input.key) throw keyTaken(input.key);
-    if (isUniqueViolation(err) && id) return createEntry(db, target, input, id);
+    // A racing PUT of this id got there first: answer as a repeat of it. The winner holds the same
+    // key too, and PostgreSQL may report either constraint, so the id is looked for first.
+    const idTaken = isUniqueViolation(err, UNIQUE.entryId);
+    const keyClash = isUniqueViolation(err, UNIQUE.entryKey);
+    if (id && (idTaken || keyClash) && attempt < 3) {
+      const winner = await db.entry.findUnique({ where: { id } });
+      if (winner) return { entry: sameEntryRequest(winner, target, input, id), created: false };
+      if (idTaken) return createEntry(db, target, input, id, attempt + 1); // deleted meanwhile
+    }
+    if (keyClash && input.key) throw keyTaken(input.key);
     throw err;
   }
 }
@@ -89,7 +98,7 @@ export async function updateEntry(db: Db, scope: Scope, id: string, patch: Entry
   try {
     return await db.entry.update({ where: { id: entry.id }, data: patch });
   } catch (err) {
-    if (isUniqueViolation(err, 'key') && patch.key) throw keyTaken(patch.key);
+    if (isUniqueViolation(err, UNIQUE.entryKey) && patch.key) throw keyTaken(patch.key);
     throw err;
   }
 }

@@ -7,7 +7,7 @@ import type { Scope } from '../../access/principal';
 import type { BlobStore } from '../../storage/blob-store';
 import type { FileInput } from '../../schemas/files';
 import { findEntry } from '../entries';
-import { isUniqueViolation, sameJson } from '../db-errors';
+import { UNIQUE, isUniqueViolation, sameJson } from '../db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob } from './blobs';
 import { AlreadyStored, ensureSlot, makeCurrent } from './slots';
@@ -49,7 +49,7 @@ export async function createFile(o: CreateFileOptions): Promise<{ file: File; cr
     return { file, created: true };
   } catch (err) {
     // Two PUTs of one id at once: the loser answers as a repeat of the winner.
-    if (o.id && isUniqueViolation(err)) return createFile(o);
+    if (o.id && isUniqueViolation(err, UNIQUE.fileId)) return createFile(o);
     throw err;
   }
 }

@@ -1,3 +1,5 @@
+import { validateHeaderValue } from 'node:http';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, fileHeaders, matchesEtag, parseRange } from './file-headers';
 
@@ -27,6 +29,29 @@ describe('fileHeaders', () => {
     expect(h['Content-Security-Policy']).toMatch(/(^|; )sandbox(;|$)/);
     expect(h['X-Content-Type-Options']).toBe('nosniff');
     expect(h.ETag).toBe(`"${f.hash}"`);
+  });
+});
+
+describe('fileHeaders never holds a value HTTP cannot carry', () => {
+  const base = { hash: 'ab'.repeat(32), size: 3, private: false };
+  const settable = (h: Record<string, string>) => Object.entries(h).forEach(([k, v]) => validateHeaderValue(k, v));
+  it('whatever name and mime a row holds (rows from before a rule existed too)', () => {
+    // \u0100 in a parameter made every GET of that file a 500; so did a lone surrogate in a name.
+    for (const [name, mime] of [['a.txt', 'text/plain; x=\u0100'], ['a\ud800.txt', 'text/plain'], ['x', 'text/plain\r\nX-Evil: 1'], ['x', 'a/b; q="\u00e9"']]) {
+      const h = fileHeaders({ ...base, name, mime }, false);
+      expect(() => settable(h)).not.toThrow();
+      expect(h['Content-Type']).toBe(mime === 'text/plain' ? mime : 'application/octet-stream');
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), fc.boolean(), (name, mime, download) => {
+        expect(() => settable(fileHeaders({ ...base, name, mime }, download))).not.toThrow();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('sends a valid media type as it was stored', () => {
+    for (const mime of ['application/pdf', 'text/plain; charset=utf-8', 'text/plain;charset="a \\"b"', 'application/vnd.ms-excel'])
+      expect(fileHeaders({ ...base, name: 'x', mime }, false)['Content-Type']).toBe(mime);
   });
 });
 

@@ -1,15 +1,23 @@
 // Headers and ranges of a file fetch (contract §4 "Fetch"). Pure functions: no I/O.
+// Every header value is built to be valid whatever the stored row holds (rows written before a
+// validation rule existed included): a header that cannot be set would turn a fetch into a 500.
 import type { ByteRange } from '../../storage/blob-store';
+import { isMediaType } from '../../schemas/media-type';
 
 const INLINE_SAFE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'text/plain']);
 
 export const baseType = (mime: string) => mime.split(';')[0].trim().toLowerCase();
 export const isInlineSafe = (mime: string) => INLINE_SAFE.has(baseType(mime));
 
+/** The stored mime when HTTP can carry it, else what a type we cannot name is served as. */
+export const servedType = (mime: string) => (isMediaType(mime) ? mime : 'application/octet-stream');
+
 /** RFC 6266: an ASCII `filename` fallback and the exact name as UTF-8 in `filename*`. */
 export function contentDisposition(name: string, inline: boolean): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  // encodeURIComponent throws on an unpaired surrogate; it has no UTF-8 form, so U+FFFD stands in.
+  const wellFormed = name.replace(/\p{Cs}/gu, '\ufffd');
+  const encoded = encodeURIComponent(wellFormed).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -22,9 +30,10 @@ export interface FetchableFile {
 }
 
 export function fileHeaders(f: FetchableFile, download: boolean): Record<string, string> {
+  const type = servedType(f.mime);
   return {
-    'Content-Type': f.mime,
-    'Content-Disposition': contentDisposition(f.name, !download && isInlineSafe(f.mime)),
+    'Content-Type': type,
+    'Content-Disposition': contentDisposition(f.name, !download && isInlineSafe(type)),
     ETag: `"${f.hash}"`,
     'Accept-Ranges': 'bytes',
     'X-Content-Type-Options': 'nosniff',

@@ -6,8 +6,9 @@ import { signerFor } from '@/lib/http/context';
 import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
 import { webHeaders } from '@/lib/http/node-adapter';
 import { pathId } from '@/lib/http/request';
+import { sessionPrincipal } from '@/lib/http/session';
 import { assertMayRead, findFileByUrl } from '@/lib/silo/files/find-file';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { blobStore } from '@/lib/storage';
 
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
@@ -19,17 +20,23 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   return { db, signer, file, store: blobStore() };
 }
 
-/** Credentials are optional on a link; a private file needs them. */
-async function optionalScope(req: IncomingMessage) {
+/**
+ * Credentials are optional on a link; a private file needs them. A Bearer credential must be
+ * valid; a session cookie that does not verify is ignored, as a browser holding a stale console
+ * cookie must still open a public link (a private file then answers 401).
+ */
+async function optionalScope(req: IncomingMessage, db: Db) {
   const headers = webHeaders(req);
-  if (!headers.get('authorization') && !headers.get('cookie')?.includes('next-auth.session-token')) return undefined;
-  return siloScope(await authenticate({ headers, method: req.method ?? 'GET' }));
+  if (headers.get('authorization')) return siloScope(await authenticate({ headers, method: req.method ?? 'GET' }));
+  if (!headers.get('cookie')?.includes('next-auth.session-token')) return undefined;
+  const user = await sessionPrincipal(db, headers);
+  return user ? siloScope(user) : undefined;
 }
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
   const { db, file, store } = await load(req, ctx);
   if (!file.stored && req.method === 'HEAD') return uploadStatus(res, store, file);
-  await assertMayRead(db, file, await optionalScope(req));
+  await assertMayRead(db, file, await optionalScope(req, db));
   await serveFile(req, res, store, file, ctx.query.download === '1');
 }
 
