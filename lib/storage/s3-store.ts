@@ -61,9 +61,11 @@ export class S3Store implements BlobStore {
     // Grouped by id; a copy that a crash left without its state object is listed too, so it gets swept.
     const latest = new Map<string, Date>();
     for await (const o of this.bucket.list(HELD)) {
-      const id = o.key.slice(HELD.length, o.key.indexOf('/', HELD.length));
+      const slash = o.key.indexOf('/', HELD.length);
+      if (slash < 0) continue;
+      const id = o.key.slice(HELD.length, slash);
       const seen = latest.get(id);
-      if (id && (!seen || o.modifiedAt > seen)) latest.set(id, o.modifiedAt);
+      if (!seen || o.modifiedAt > seen) latest.set(id, o.modifiedAt);
     }
     return [...latest].map(([uploadId, modifiedAt]) => ({ uploadId, modifiedAt }));
   }

@@ -17,11 +17,17 @@ export interface LocalS3 {
 }
 
 // s3rver signs its list continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider.
+// The child ends when its stdin closes, so a test process that dies takes its s3rver with it.
 const SERVER = `
 const S3rver = require(process.argv[1]);
 new S3rver({ port: 0, address: '127.0.0.1', directory: process.argv[2], silent: true })
   .run()
   .then((a) => console.log('listening ' + a.port), (err) => { console.error(err); process.exit(1); });
+process.stdin.on('end', () => {
+  require('node:fs').rmSync(process.argv[2], { recursive: true, force: true });
+  process.exit(0);
+});
+process.stdin.resume();
 `;
 
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -29,7 +35,7 @@ export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3R
 export async function startS3rver(): Promise<LocalS3> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-s3rver-'));
   const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', SERVER, createRequire(import.meta.url).resolve('s3rver'), dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const port = await listeningPort(child);
   const endpoint = `http://127.0.0.1:${port}`;

@@ -70,14 +70,15 @@ export class Bucket {
     if (!range) return body;
     // Servers may answer more than asked (s3rver reads `bytes=0-0` as `bytes=0-`) or, as HTTP lets
     // them, ignore Range: serve exactly the range asked for, or fail rather than serve other bytes.
-    const served = /^bytes (\d+)-(\d+)\//.exec(got.ContentRange ?? '');
+    const served = /^bytes (\d+)-(\d+)\/(\d+)/.exec(got.ContentRange ?? '');
     const first = served ? Number(served[1]) : 0;
     const last = served ? Number(served[2]) : (got.ContentLength ?? 0) - 1;
-    if (first !== range.start || last < range.end) {
+    const endOfObject = served ? last === Number(served[3]) - 1 : true;
+    if (first !== range.start || (last < range.end && !endOfObject)) {
       body.destroy();
       throw new Error(`asked ${key} for bytes ${range.start}-${range.end}, the server sent ${first}-${last}`);
     }
-    return last === range.end ? body : Readable.from(take(body, range.end - range.start + 1));
+    return last <= range.end ? body : Readable.from(take(body, range.end - range.start + 1));
   }
 
   async head(key: string): Promise<{ size: number; modifiedAt: Date } | undefined> {
