@@ -3,11 +3,23 @@ import { z } from 'zod';
 
 const MiB = 1024 * 1024;
 const int = (def: number) => z.coerce.number().int().positive().default(def);
+const flag = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
 
 const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   STORAGE_DIR: z.string().optional(),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag(false),
   PUBLIC_URL: z.string().url().optional(),
   ADMIN_API_KEY: z.string().min(16).optional(),
   MAX_INLINE_BYTES: int(5 * MiB),
@@ -19,6 +31,13 @@ const schema = z.object({
   TOKEN_TTL_SECONDS: int(3600),
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
   RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
+}).superRefine((c, ctx) => {
+  if (c.STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE=s3' });
+  // One key without the other is a typo, not a wish for the SDK's credential chain.
+  if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY) {
+    const missing = c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS SDK credential chain)' });
+  }
 });
 
 export type Config = z.infer<typeof schema> & { maxJsonBytes: number; storageDir: string };

@@ -24,6 +24,13 @@ export interface ReceiveOptions {
    * then cut back to `offset`: what was held before this call stays held, for a resume.
    */
   maxBytes: number;
+  /**
+   * The sha256 the bytes are declared to have, when the caller knows it. A store may stage the
+   * upload where that blob will live (S3 completes its multipart upload there, invisible until
+   * commitHeld), so commitHeld of the copy under another hash may fail. Give the same value on
+   * every call for one upload.
+   */
+  expectedHash?: string;
 }
 
 export interface BlobInfo {

@@ -96,7 +96,7 @@ async function storeInline(o: CreateFileOptions, entryId: string, id: string, co
 /** Inline bytes take the uploads' path: a held copy, placed under its hash as `refer` points a file at it. */
 async function placeInline(o: CreateFileOptions, content: Content, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
   const uploadId = `inline-${randomUUID()}`;
-  await o.store.receive(uploadId, [content.bytes!], { offset: 0, maxBytes: content.size });
+  await o.store.receive(uploadId, [content.bytes!], { offset: 0, maxBytes: content.size, expectedHash: content.hash });
   try {
     return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, refer);
   } finally {

@@ -40,7 +40,7 @@ export async function receiveUpload(o: ReceiveUploadOptions): Promise<UploadOutc
         headers: { 'Upload-Offset': String(held), 'Upload-Length': String(size) },
       });
     const limit = range?.end !== undefined ? range.end + 1 : size;
-    const got = await o.store.receive(f.id, o.source, { offset: range?.start ?? 0, maxBytes: limit }).catch((err) => {
+    const got = await o.store.receive(f.id, o.source, { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash }).catch((err) => {
       if (isBlobTooLarge(err)) throw tooLarge(limit, size);
       throw err;
     });

@@ -1,0 +1,102 @@
+// Files on the S3 store through the domain code: inline bytes, a placeholder upload that breaks
+// off and is resumed by another store instance (another server process), a checksum failure,
+// deduplication and freeing, and the upload sweep — on PGlite and a local s3rver.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createOwner } from '../../access/owners';
+import type { Scope } from '../../access/principal';
+import { fileInput } from '../../schemas/files';
+import { S3Store } from '../../storage/s3-store';
+import { testWorld, type TestWorld } from '../../testing/database';
+import { startS3rver, type LocalS3 } from '../../testing/s3rver';
+import { createEntry } from '../entries';
+import { createFile, type FileLimits } from './create-file';
+import { deleteFile } from './delete-file';
+import { receiveUpload } from './receive-upload';
+import { sweepUploads } from './sweep-uploads';
+
+const MiB = 1024 * 1024;
+const LIMITS: FileLimits = { maxInlineBytes: 5 * MiB, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
+const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+let w: TestWorld;
+let s3: LocalS3;
+let bucket: string;
+let scope: Scope;
+let entryId: string;
+/** A fresh S3Store on the one bucket, as each server process would have. */
+const instance = () => new S3Store({ client: s3.client(), bucket });
+
+beforeAll(async () => {
+  [w, s3] = await Promise.all([testWorld(), startS3rver()]);
+  bucket = await s3.createBucket('silo');
+  const owner = await createOwner(w.db.prisma, 'Acme');
+  scope = { owners: [owner.id], sandbox: false };
+  entryId = (await createEntry(w.db.prisma, { ownerId: owner.id, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+});
+afterAll(async () => {
+  await w?.close();
+  await s3?.stop();
+});
+
+const create = (input: object) => createFile({ db: w.db.prisma, store: instance(), scope, entryId, input: parse(input), limits: LIMITS });
+const blobsInStore = async () => {
+  const out: string[] = [];
+  for await (const b of instance().listBlobs()) out.push(b.hash);
+  return out.sort();
+};
+async function* breaksAfter(b: Buffer) {
+  yield b;
+  throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+}
+
+it('stores inline bytes, and a placeholder upload resumed by another instance; identical bytes once', async () => {
+  const small = Buffer.from('<Invoice>1</Invoice>');
+  const inline = await create({ name: 'a.xml', data: small.toString('base64') });
+  expect(inline.file.stored).toBe(true);
+
+  const big = Buffer.alloc(12 * MiB + 7, 5);
+  const p = (await create({ name: 'scan.pdf', mime: 'application/pdf', sha256: sha(big), size: big.length })).file;
+  const cut = 9 * MiB + 1;
+  await expect(receiveUpload({ db: w.db.prisma, store: instance(), file: p, source: breaksAfter(big.subarray(0, cut)), contentRange: null })).rejects.toThrow('aborted');
+  expect(await instance().heldSize(p.id)).toBe(cut);
+  const done = await receiveUpload({
+    db: w.db.prisma,
+    store: instance(),
+    file: p,
+    source: [big.subarray(cut)],
+    contentRange: `bytes ${cut}-${big.length - 1}/${big.length}`,
+  });
+  if (done.kind !== 'stored') throw new Error('not stored');
+  expect(done.file.stored).toBe(true);
+  const back: Buffer[] = [];
+  for await (const c of await instance().read(sha(big))) back.push(c as Buffer);
+  expect(Buffer.concat(back).equals(big)).toBe(true);
+
+  // The same bytes inline again: still one blob each.
+  await create({ name: 'b.xml', data: small.toString('base64') });
+  expect(await blobsInStore()).toEqual([sha(small), sha(big)].sort());
+  expect(await instance().listHeld()).toEqual([]);
+
+  // Deleting the only file with those bytes frees them.
+  await deleteFile(w.db.prisma, instance(), done.file);
+  expect(await blobsInStore()).toEqual([sha(small)]);
+});
+
+it('bytes with another checksum are dropped and never placed; the sweep drops abandoned held copies', async () => {
+  const bytes = Buffer.alloc(3 * MiB, 1);
+  const declared = sha(Buffer.from('something else'));
+  const p = (await create({ name: 'x.bin', mime: 'application/octet-stream', sha256: declared, size: bytes.length })).file;
+  await expect(receiveUpload({ db: w.db.prisma, store: instance(), file: p, source: [bytes], contentRange: null })).rejects.toMatchObject({
+    key: 'checksum_mismatch',
+  });
+  expect(await instance().heldSize(p.id)).toBe(0);
+  expect(await instance().exists(declared)).toBe(false);
+  expect(await instance().exists(sha(bytes))).toBe(false);
+
+  await instance().receive('inline-leftover', [Buffer.from('x')], { offset: 0, maxBytes: 10 });
+  await receiveUpload({ db: w.db.prisma, store: instance(), file: p, source: breaksAfter(bytes.subarray(0, MiB)), contentRange: null }).catch(() => {});
+  expect(await sweepUploads(w.db.prisma, instance(), new Date(Date.now() + 2 * 3600 * 1000))).toBe(2);
+  expect(await instance().listHeld()).toEqual([]);
+});

@@ -1,0 +1,43 @@
+// Placing a verified held copy under sha256/<hash>. The object appears there in one step (a
+// CompleteMultipartUpload, a CopyObject or a PutObject), never partly written.
+import { resumableSha256 } from '../sha256-state';
+import { isNotFound, type Bucket } from './bucket';
+import { BLOBS, deleteHeldObjects, dropHeldCopy, readState, stagingKey } from './held';
+
+export async function commitHeldCopy(bucket: Bucket, id: string, hash: string): Promise<void> {
+  const to = `${BLOBS}${hash}`;
+  // The same bytes are stored already (dedup): the held copy just goes.
+  if (await bucket.head(to)) return dropHeldCopy(bucket, id);
+  const state = await readState(bucket, id);
+  if (!state) throw new Error(`no held copy ${id}`);
+  // The store knows the hash of what it holds: never place bytes under another hash.
+  const held = (await resumableSha256(state.sha256)).digest();
+  if (held !== hash) throw new Error(`the held copy ${id} has sha256 ${held}, not ${hash}`);
+
+  if (state.parts.length === 0) {
+    // Shorter than one part: the tail is the whole copy (or there are no bytes at all).
+    if (state.tail) await bucket.copy(state.tail.key, to, state.tail.size);
+    else await bucket.put(to, new Uint8Array(0));
+    return dropHeldCopy(bucket, id); // also aborts a multipart upload that never got a part
+  }
+  const mp = state.multipart!;
+  const staged = mp.key === stagingKey(id);
+  if (!staged && mp.key !== to) throw new Error(`the held copy ${id} was staged for ${mp.key}, not ${to}`);
+  const parts = [...state.parts];
+  if (state.tail) {
+    // The tail becomes the last part, the one S3 lets be shorter than 5 MiB.
+    const body = await bucket.getBytes(state.tail.key);
+    if (body?.length !== state.tail.size) throw new Error(`the held copy ${id} has lost its tail`);
+    const n = parts.length + 1;
+    parts.push({ n, etag: await bucket.uploadPart(mp.key, mp.id, n, body) });
+  }
+  try {
+    await bucket.completeMultipart(mp.key, mp.id, parts);
+  } catch (err) {
+    // An earlier commit that died after completing the staging object left it whole: go on from there.
+    if (!(staged && isNotFound(err) && (await bucket.head(mp.key))?.size === state.size)) throw err;
+  }
+  // Without a known hash the upload completed to held/<id>/data: copy it into place (server side).
+  if (staged) await bucket.copy(mp.key, to, state.size);
+  await deleteHeldObjects(bucket, id);
+}
