@@ -8,10 +8,13 @@ const known = new WeakMap<Db, string>();
 
 /** The id, made on first use. Two processes starting at once agree: the first insert wins, both read it. */
 export async function databaseId(db: Db): Promise<string> {
-  const cached = known.get(db);
-  if (cached) return cached;
+  const id = known.get(db) ?? (await ensureDatabaseId(db));
+  known.set(db, id);
+  return id;
+}
+
+/** The id from the database itself, made if missing (uncached). */
+export async function ensureDatabaseId(db: Db): Promise<string> {
   await db.$executeRaw`INSERT INTO settings (name, value) VALUES ('database_id', ${randomUUID()}) ON CONFLICT (name) DO NOTHING`;
-  const { value } = await db.setting.findUniqueOrThrow({ where: { name: 'database_id' } });
-  known.set(db, value);
-  return value;
+  return (await db.setting.findUniqueOrThrow({ where: { name: 'database_id' } })).value;
 }
