@@ -3,11 +3,10 @@
 // every 10 minutes), print the URL and, on an instance with no console user yet, the one-time
 // setup link.
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { issueSetupToken } from './access/setup';
 import { config, type Config } from './config';
 import { database, type Database } from './db/client';
-import { lockDataDir } from './db/data-dir-lock';
+import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
 import { sweepBlobs } from './silo/files/sweep-blobs';
 import { sweepUploads } from './silo/files/sweep-uploads';
 import { bindStore, movedDefaultProblem } from './silo/store-binding';
@@ -34,7 +33,7 @@ export async function announce() {
   // PGlite has no lock of its own: a second server (or fsck) on this directory would corrupt it.
   if (!c.DATABASE_URL) {
     mkdirSync(c.DATA_DIR, { recursive: true });
-    lockDataDir(embeddedLockFile(c), 'a Silo server');
+    lockDataDir(embeddedLockFile(c.DATA_DIR), 'a Silo server');
   }
   const db = await database();
   const store = blobStore();
@@ -54,8 +53,6 @@ export async function announce() {
   const token = await issueSetupToken(db.prisma);
   if (token) console.log(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
 }
-
-export const embeddedLockFile = (c: Config) => path.join(c.DATA_DIR, 'db.lock');
 
 /** One sweep at a time: a long one (a large store) is not started again while it runs. */
 function sweeper(db: Database, store: BlobStore) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase, setDatabase } from '../lib/db/client';
-import { lockDataDir } from '../lib/db/data-dir-lock';
+import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { fsck, type FsckReport } from '../lib/silo/fsck';
 import { bindStore } from '../lib/silo/store-binding';
 import { blobStore } from '../lib/storage';
@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     // Never create a database here: an empty one would make every blob look unreferenced.
     if (!existsSync(path.join(dir, 'PG_VERSION'))) throw new Error(`no embedded database at ${dir} (is DATA_DIR right?)`);
     mkdirSync(c.DATA_DIR, { recursive: true });
-    lockDataDir(path.join(c.DATA_DIR, 'db.lock'), 'npm run fsck');
+    lockDataDir(embeddedLockFile(c.DATA_DIR), 'npm run fsck');
   }
   const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
   setDatabase(db);

@@ -75,3 +75,25 @@ export function fsck(s: SiloServer, ...args: string[]): Promise<{ code: number |
   child.stderr.on('data', (d: Buffer) => (out += d));
   return new Promise((resolve) => child.once('exit', (code: number | null) => resolve({ code, out })));
 }
+
+/**
+ * PUT `bytes` to `url` and resolve with the answer, even when the server answers before reading
+ * the whole body and closes the connection (as it does when the store fails mid-upload).
+ */
+export function putRaw(url: string, bytes: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'PUT', headers: { 'Content-Length': String(bytes.length), 'Content-Type': 'application/octet-stream', ...headers } });
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      res.on('error', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', (err) => {
+      if (!answered) setTimeout(() => !answered && reject(err), 2000);
+    });
+    req.end(bytes);
+  });
+}

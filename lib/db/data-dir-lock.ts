@@ -4,6 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+
+/** The lock of the embedded database under `dataDir` (DATA_DIR). */
+export const embeddedLockFile = (dataDir: string) => path.join(dataDir, 'db.lock');
 
 interface Holder {
   pid: number;
