@@ -7,7 +7,7 @@ import { issueSetupToken } from './access/setup';
 import { config, type Config } from './config';
 import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
-import { sweepBlobs } from './silo/files/sweep-blobs';
+import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
 import { sweepUploads } from './silo/files/sweep-uploads';
 import { bindStore, movedDefaultProblem } from './silo/store-binding';
 import { blobStore } from './storage';
@@ -43,11 +43,13 @@ export async function announce() {
     throw new Error(`${(err as Error).message}. Set STORAGE_DIR to this database's own folder (README, Configuration); if that database no longer exists, remove silo-store.json from the store to let this one claim it`);
   });
   await store.check();
+  // Made before the first request can place a blob: every blob placed from now on is the sweep's.
+  const horizon = await sweepHorizon(db.prisma);
   const base = (c.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
   console.log(`Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${c.storageDir})`);
   await sweepUploads(db.prisma, store).catch((err) => console.error('upload sweep failed', err));
   // The blob sweep lists the whole store: it runs beside the server, not before it.
-  const sweep = sweeper(db, store);
+  const sweep = sweeper(db, store, horizon);
   void sweep(false);
   setInterval(() => void sweep(true), SWEEP_EVERY_MS).unref();
   const token = await issueSetupToken(db.prisma);
@@ -55,14 +57,14 @@ export async function announce() {
 }
 
 /** One sweep at a time: a long one (a large store) is not started again while it runs. */
-function sweeper(db: Database, store: BlobStore) {
+function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
   let running = false;
   return async (uploads: boolean) => {
     if (running) return;
     running = true;
     try {
       if (uploads) await sweepUploads(db.prisma, store).catch((err) => console.error('upload sweep failed', err));
-      const swept = await sweepBlobs(db.prisma, store);
+      const swept = await sweepBlobs(db.prisma, store, { placedAfter });
       if (swept.freed) console.log(`Freed ${swept.freed} unreferenced blob(s)`);
     } catch (err) {
       console.error('blob sweep failed', err);

@@ -2,6 +2,8 @@
 // one, and never the bytes an upload is placing (the window between commitHeld and the commit of
 // the file row that refers to them).
 import { createHash } from 'node:crypto';
+import { utimes } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
 import type { Scope } from '../../access/principal';
@@ -12,7 +14,7 @@ import { withPlacedBlob } from './blobs';
 import { createFile, type FileLimits } from './create-file';
 import { deleteFile } from './delete-file';
 import { makeCurrent } from './slots';
-import { sweepBlobs } from './sweep-blobs';
+import { sweepBlobs, sweepHorizon } from './sweep-blobs';
 
 const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
 const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
@@ -60,6 +62,20 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
     expect(await w.store.exists(sha(shared))).toBe(true);
     expect(await w.db.prisma.blob.count({ where: { hash: ghost } })).toBe(0);
     expect(await sweepBlobs(w.db.prisma, w.store)).toEqual({ unreferenced: 0, freed: 0 });
+  });
+
+  it("leaves alone blobs older than its database's first sweep (they may be another database's); fsck --fix may free them", async () => {
+    const horizon = await sweepHorizon(w.db.prisma);
+    expect(await sweepHorizon(w.db.prisma)).toEqual(horizon);
+    const old = await orphan('placed before this database swept: maybe a neighbour');
+    const hourBefore = new Date(horizon.getTime() - 3600_000);
+    await utimes(path.join(w.storeDir, 'sha256', old.slice(0, 2), old), hourBefore, hourBefore);
+    const recent = await orphan('placed after: surely ours');
+    expect(await sweepBlobs(w.db.prisma, w.store, { placedAfter: horizon })).toEqual({ unreferenced: 2, freed: 1 });
+    expect(await w.store.exists(old)).toBe(true);
+    expect(await w.store.exists(recent)).toBe(false);
+    expect(await sweepBlobs(w.db.prisma, w.store)).toEqual({ unreferenced: 1, freed: 1 });
+    expect(await w.store.exists(old)).toBe(false);
   });
 
   it('never takes the bytes an upload is placing, before its file row commits (x10)', async () => {
