@@ -1,4 +1,5 @@
 // Configuration from the environment, validated once. Every limit of contract §6 is here.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 const MiB = 1024 * 1024;
@@ -56,9 +57,26 @@ export function config(): Config {
     ...c,
     // base64 grows data by 4/3; the rest of a file request is small.
     maxJsonBytes: Math.ceil((c.MAX_INLINE_BYTES * 4) / 3) + 64 * 1024,
-    storageDir: c.STORAGE_DIR ?? `${c.DATA_DIR}/blobs`,
+    storageDir: c.STORAGE_DIR ?? defaultStorageDir(c),
   };
   return cached;
+}
+
+/**
+ * Where file bytes live when STORAGE_DIR is not set: the embedded database's `$DATA_DIR/blobs`, or
+ * a folder of each PostgreSQL database's own (`$DATA_DIR/blobs-pg-<name>-<hash of host:port/name>`),
+ * so two databases never share one by default. (The store also records its database and refuses
+ * another: see lib/silo/store-binding.ts.)
+ */
+export function defaultStorageDir(c: { DATA_DIR: string; DATABASE_URL?: string }): string {
+  if (!c.DATABASE_URL) return `${c.DATA_DIR}/blobs`;
+  const u = new URL(c.DATABASE_URL);
+  // libpq's defaults: the database is named after the user; the host may come as ?host= (a socket).
+  const name = decodeURIComponent(u.pathname.replace(/^\//, '')) || decodeURIComponent(u.username) || 'postgres';
+  const host = u.searchParams.get('host') ?? (u.hostname || 'localhost');
+  const where = `${host}:${u.port || '5432'}/${name}`;
+  const tag = createHash('sha256').update(where).digest('hex').slice(0, 8);
+  return `${c.DATA_DIR}/blobs-pg-${name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${tag}`;
 }
 
 /** For tests that change the environment. */

@@ -1,4 +1,5 @@
 // The one error type of the API and the one place it becomes the contract's error body (§1).
+import { storeFailure } from './storage/blob-store';
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -25,6 +26,9 @@ export const ERROR_STATUS = {
   size_mismatch: 422,
   rate_limited: 429,
   internal: 500,
+  not_ready: 503,
+  storage_unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorKey = keyof typeof ERROR_STATUS;
@@ -71,6 +75,15 @@ export const notFound = (what = 'Not found') => new ApiError('not_found', what);
 /** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
 export function toApiError(err: unknown, requestId: string): ApiError {
   if (isApiError(err)) return err;
+  // A full or failing blob store is the server's problem, not a bug: a status the client can
+  // act on (retry later), and the operator finds the cause in the log.
+  const failure = storeFailure(err);
+  if (failure) {
+    console.error(JSON.stringify({ level: 'error', requestId, storage: failure, error: String((err as Error)?.message ?? err) }));
+    return failure === 'full'
+      ? new ApiError('insufficient_storage', `The file store is full; nothing was stored. Try again later (request id ${requestId})`)
+      : new ApiError('storage_unavailable', `The file store is unavailable; try again later (request id ${requestId})`);
+  }
   console.error(JSON.stringify({ level: 'error', requestId, error: String((err as Error)?.stack ?? err) }));
   return new ApiError('internal', `Internal error; request id ${requestId}`);
 }

@@ -1,14 +1,24 @@
-// Server start-up: open (and so migrate) the database, check the blob store, sweep abandoned
-// uploads (then every 10 minutes), print the URL and, on an instance with no console user yet,
-// the one-time setup link.
+// Server start-up: lock the embedded database's directory, open (and so migrate) the database,
+// bind the blob store to it and check it, sweep abandoned uploads and unreferenced blobs (then
+// every 10 minutes), print the URL and, on an instance with no console user yet, the one-time
+// setup link.
+import { mkdirSync } from 'node:fs';
 import { issueSetupToken } from './access/setup';
-import { config } from './config';
-import { database } from './db/client';
+import { config, type Config } from './config';
+import { database, type Database } from './db/client';
+import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
+import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
 import { sweepUploads } from './silo/files/sweep-uploads';
+import { bindStore, movedDefaultProblem } from './silo/store-binding';
 import { blobStore } from './storage';
+import type { BlobStore } from './storage/blob-store';
+import { LocalDiskStore } from './storage/local-disk';
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** announce(), and on failure (bad configuration, unreachable database, unwritable data
- * directory) a one-line reason and exit 1 instead of a server that answers 500s. */
+ * directory, another database's blob store) a one-line reason and exit 1 instead of a server
+ * that answers 500s. */
 export async function start() {
   try {
     await announce();
@@ -20,13 +30,53 @@ export async function start() {
 
 export async function announce() {
   const c = config();
+  // PGlite has no lock of its own: a second server (or fsck) on this directory would corrupt it.
+  if (!c.DATABASE_URL) {
+    mkdirSync(c.DATA_DIR, { recursive: true });
+    lockDataDir(embeddedLockFile(c.DATA_DIR), 'a Silo server');
+  }
   const db = await database();
-  await blobStore().check();
+  const store = blobStore();
+  await refuseMovedDefault(c, db, store);
+  await bindStore(db.prisma, store).catch((err) => {
+    if ((err as Error)?.name !== 'StoreOfAnotherDatabase') throw err;
+    throw new Error(`${(err as Error).message}. Set STORAGE_DIR to this database's own folder (README, Configuration); if that database no longer exists, remove silo-store.json from the store to let this one claim it`);
+  });
+  await store.check();
+  // Made before the first request can place a blob: every blob placed from now on is the sweep's.
+  const horizon = await sweepHorizon(db.prisma);
   const base = (c.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
   console.log(`Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${c.storageDir})`);
-  const sweep = () => sweepUploads(db.prisma, blobStore()).catch((err) => console.error('upload sweep failed', err));
-  await sweep();
-  setInterval(sweep, 10 * 60 * 1000).unref();
+  await sweepUploads(db.prisma, store).catch((err) => console.error('upload sweep failed', err));
+  // The blob sweep lists the whole store: it runs beside the server, not before it.
+  const sweep = sweeper(db, store, horizon);
+  void sweep(false);
+  setInterval(() => void sweep(true), SWEEP_EVERY_MS).unref();
   const token = await issueSetupToken(db.prisma);
   if (token) console.log(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
+}
+
+/** One sweep at a time: a long one (a large store) is not started again while it runs. */
+function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
+  let running = false;
+  return async (uploads: boolean) => {
+    if (running) return;
+    running = true;
+    try {
+      if (uploads) await sweepUploads(db.prisma, store).catch((err) => console.error('upload sweep failed', err));
+      const swept = await sweepBlobs(db.prisma, store, { placedAfter });
+      if (swept.freed) console.log(`Freed ${swept.freed} unreferenced blob(s)`);
+    } catch (err) {
+      console.error('blob sweep failed', err);
+    } finally {
+      running = false;
+    }
+  };
+}
+
+async function refuseMovedDefault(c: Config, db: Database, store: BlobStore) {
+  if (!c.DATABASE_URL || c.STORAGE_DIR) return;
+  const oldDir = `${c.DATA_DIR}/blobs`;
+  const problem = await movedDefaultProblem(db.prisma, { store, storeDir: c.storageDir, oldStore: new LocalDiskStore(oldDir), oldDir });
+  if (problem) throw new Error(problem);
 }

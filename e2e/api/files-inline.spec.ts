@@ -172,7 +172,7 @@ test('deleting an entry removes its files and frees bytes nothing else uses', as
   const f = await inlineFile(request, liveKey, e1.id, { name: 'u.txt', data: b64(unique) });
   await inlineFile(request, liveKey, e1.id, { name: 's.txt', data: b64(shared) });
   await inlineFile(request, liveKey, e2.id, { name: 's.txt', data: b64(shared) });
-  const blob = (s: string) => path.join(server.dataDir, 'blobs', 'sha256', sha256(s).slice(0, 2), sha256(s));
+  const blob = (s: string) => path.join(server.storageDir, 'sha256', sha256(s).slice(0, 2), sha256(s));
   await fs.access(blob(unique));
   expect((await request.delete(`/silo/v1/entries/${e1.id}`, { headers: bearer(liveKey) })).status()).toBe(204);
   await expect(fs.access(blob(unique))).rejects.toThrow();

@@ -98,4 +98,32 @@ export class StoreOfAnotherDatabase extends Error {
   }
 }
 
+/** A store with no room left (ENOSPC, a quota): the server's problem, answered 507. */
+export class StoreFull extends Error {
+  override readonly name = 'StoreFull';
+}
+
+/** A store that cannot be used right now (read-only, failing disk, unreachable bucket): answered 503. */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+}
+
+const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+const UNAVAILABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'EIO', 'EMFILE', 'ENFILE', 'ENOTCONN', 'ESTALE']);
+
+/**
+ * What a failed store call means for the caller: 'full', 'unavailable', or undefined (anything
+ * else: a bug). Stores throw StoreFull / StoreUnavailable, or let a file system error through
+ * (recognised by its errno code and syscall, so a client's ECONNRESET is never taken for one).
+ */
+export function storeFailure(err: unknown): 'full' | 'unavailable' | undefined {
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (e?.name === 'StoreFull') return 'full';
+  if (e?.name === 'StoreUnavailable') return 'unavailable';
+  if (typeof e?.code !== 'string' || typeof e.syscall !== 'string') return undefined;
+  if (FULL.has(e.code)) return 'full';
+  if (UNAVAILABLE.has(e.code)) return 'unavailable';
+  return undefined;
+}
+
 export const isSha256 = (s: string) => /^[0-9a-f]{64}$/.test(s);

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobTooLarge } from './blob-store';
+import { FaultyDisk } from '../testing/faulty-disk';
+import { BlobTooLarge, storeFailure } from './blob-store';
 import { LocalDiskStore } from './local-disk';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -75,5 +76,119 @@ describe('LocalDiskStore', () => {
     await store.delete(got.hash);
     expect(await store.exists(got.hash)).toBe(false);
     await store.check();
+  });
+
+  it('lists its blobs with their sizes, and knows the size of one', async () => {
+    const a = await store.receive('a', chunks(Buffer.from('abc')), { offset: 0, maxBytes: 10 });
+    await store.commitHeld('a', a.hash);
+    const b = await store.receive('b', chunks(Buffer.alloc(0)), { offset: 0, maxBytes: 10 });
+    await store.commitHeld('b', b.hash);
+    await store.receive('held-only', chunks(Buffer.from('x')), { offset: 0, maxBytes: 10 });
+    const listed = [];
+    for await (const blob of store.listBlobs()) listed.push({ hash: blob.hash, size: blob.size });
+    expect(listed.sort((x, y) => x.hash.localeCompare(y.hash))).toEqual(
+      [{ hash: a.hash, size: 3 }, { hash: b.hash, size: 0 }].sort((x, y) => x.hash.localeCompare(y.hash)),
+    );
+    expect(await store.blobSize(a.hash)).toBe(3);
+    expect(await store.blobSize(sha(Buffer.from('absent')))).toBeUndefined();
+  });
+
+  it('too many bytes on a resume keep what was held before', async () => {
+    await store.receive('u', chunks(Buffer.alloc(10, 1)), { offset: 0, maxBytes: 20 });
+    await expect(store.receive('u', chunks(Buffer.alloc(15, 2)), { offset: 10, maxBytes: 20 })).rejects.toBeInstanceOf(BlobTooLarge);
+    expect(await store.heldSize('u')).toBe(10);
+  });
+});
+
+describe('LocalDiskStore.claim: one database per store', () => {
+  it('records the first database, accepts it again, refuses another with the store named', async () => {
+    await store.claim('db-one');
+    await store.claim('db-one');
+    await new LocalDiskStore(root).claim('db-one');
+    const err = await new LocalDiskStore(root).claim('db-two').catch((e) => e);
+    expect(err.name).toBe('StoreOfAnotherDatabase');
+    expect(err.message).toContain(root);
+    expect(err.message).toContain('db-one');
+    expect(JSON.parse(await readFile(path.join(root, 'silo-store.json'), 'utf8')).database_id).toBe('db-one');
+    expect((await readdir(root)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('of two databases claiming a new store at once, exactly one wins (x10)', async () => {
+    for (let i = 0; i < 10; i++) {
+      const dir = path.join(root, `race-${i}`);
+      const results = await Promise.allSettled([new LocalDiskStore(dir).claim('a'), new LocalDiskStore(dir).claim('b')]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(lost.reason.name).toBe('StoreOfAnotherDatabase');
+    }
+  });
+
+  it('an unreadable record is an error that says so, not a claim', async () => {
+    await writeFile(path.join(root, 'silo-store.json'), '{"nope":');
+    await expect(store.claim('db-one')).rejects.toThrow(/silo-store\.json is unreadable/);
+  });
+});
+
+describe('LocalDiskStore on a failing disk', () => {
+  let disk: FaultyDisk;
+  let faulty: LocalDiskStore;
+  beforeEach(() => {
+    disk = new FaultyDisk();
+    faulty = new LocalDiskStore(root, disk.io);
+  });
+  const big = Buffer.alloc(3 * 1024 * 1024 + 5, 9);
+
+  it('a disk that fills up mid-write fails the upload and keeps no partial bytes', async () => {
+    disk.full(2 * 1024 * 1024 + 100);
+    const err = await faulty.receive('u', chunks(big), { offset: 0, maxBytes: 10e6 }).catch((e) => e);
+    expect(err.code).toBe('ENOSPC');
+    expect(storeFailure(err)).toBe('full');
+    expect(await faulty.heldSize('u')).toBe(0);
+    expect(await readdir(path.join(root, 'held'))).toEqual([]);
+  });
+
+  it('a short last write (the disk full by a few bytes) is an error, never a blob with a hole (x10)', async () => {
+    for (let i = 0; i < 10; i++) {
+      disk.heal().full(big.length - 1 - i * 1000);
+      const err = await faulty.receive(`u${i}`, chunks(big), { offset: 0, maxBytes: 10e6 }).catch((e) => e);
+      expect(err.code).toBe('ENOSPC');
+    }
+  });
+
+  it('a full disk on a resume cuts back to what was held before, which still resumes', async () => {
+    const first = big.subarray(0, 1024 * 1024);
+    await faulty.receive('u', chunks(first), { offset: 0, maxBytes: 10e6 });
+    disk.full(1000);
+    await expect(faulty.receive('u', chunks(big.subarray(first.length)), { offset: first.length, maxBytes: 10e6 })).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(await faulty.heldSize('u')).toBe(first.length);
+    disk.heal();
+    const got = await faulty.receive('u', chunks(big.subarray(first.length)), { offset: first.length, maxBytes: 10e6 });
+    expect(got).toEqual({ size: big.length, hash: sha(big) });
+  });
+
+  it('a read-only disk refuses to receive, commit and delete, and changes nothing', async () => {
+    const held = await faulty.receive('u', chunks(Buffer.from('bytes')), { offset: 0, maxBytes: 10 });
+    const kept = await faulty.receive('k', chunks(Buffer.from('kept')), { offset: 0, maxBytes: 10 });
+    await faulty.commitHeld('k', kept.hash);
+    disk.readOnly();
+    const refused = await faulty.receive('v', chunks(Buffer.from('new')), { offset: 0, maxBytes: 10 }).catch((e) => e);
+    expect(refused.code).toBe('EROFS');
+    expect(storeFailure(refused)).toBe('unavailable');
+    await expect(faulty.commitHeld('u', held.hash)).rejects.toMatchObject({ code: 'EROFS' });
+    await expect(faulty.delete(kept.hash)).rejects.toMatchObject({ code: 'EROFS' });
+    await expect(faulty.check()).rejects.toMatchObject({ code: 'EROFS' });
+    await faulty.delete(sha(Buffer.from('not there'))); // nothing to remove: no change, no error
+    expect(await faulty.heldSize('u')).toBe(5);
+    expect(await faulty.exists(held.hash)).toBe(false);
+    expect(await faulty.exists(kept.hash)).toBe(true);
+    disk.heal();
+    await faulty.commitHeld('u', held.hash);
+    expect((await readAll(await faulty.read(held.hash))).toString()).toBe('bytes');
+  });
+
+  it('a client that breaks off is not a disk failure: what arrived stays held', async () => {
+    await expect(faulty.receive('u', breaksAfter(big), { offset: 0, maxBytes: 10e6 })).rejects.toThrow('aborted');
+    expect(await faulty.heldSize('u')).toBe(big.length);
+    expect(storeFailure(Object.assign(new Error('aborted'), { code: 'ECONNRESET', syscall: 'read' }))).toBeUndefined();
   });
 });

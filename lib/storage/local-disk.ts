@@ -1,9 +1,10 @@
-// BlobStore on a local directory: <root>/sha256/ab/<hash> for blobs, <root>/held/<id> for uploads.
+// BlobStore on a local directory: <root>/sha256/ab/<hash> for blobs, <root>/held/<id> for uploads,
+// <root>/silo-store.json for the database the store belongs to.
 // A blob only ever appears by rename of a complete, fsync'd file, so a crash never leaves a
 // half file where a stored one is expected.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -18,17 +19,25 @@ import {
   type ReceiveOptions,
   type Received,
 } from './blob-store';
+import { batchedWriter, CHUNK } from './batched-writer';
 
-const CHUNK = 1024 * 1024;
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+export const STORE_MARKER = 'silo-store.json';
+
+/** The file system calls the store makes; tests pass one that fails like a full or read-only disk (lib/testing/faulty-disk.ts). */
+export type DiskIo = Pick<typeof fsp, 'open' | 'rename' | 'link' | 'unlink' | 'rm' | 'mkdir' | 'readdir' | 'stat' | 'readFile'>;
+const realDisk: DiskIo = fsp;
 
 export class LocalDiskStore implements BlobStore {
   readonly kind = 'local';
-  private readonly root: string;
+  readonly root: string;
   private readonly blobs: string;
   private readonly held: string;
 
-  constructor(root: string) {
+  constructor(
+    root: string,
+    private readonly io: DiskIo = realDisk,
+  ) {
     this.root = path.resolve(root);
     this.blobs = path.join(this.root, 'sha256');
     this.held = path.join(this.root, 'held');
@@ -46,7 +55,7 @@ export class LocalDiskStore implements BlobStore {
 
   async receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received> {
     const file = this.heldPath(uploadId);
-    await mkdir(this.held, { recursive: true });
+    await this.io.mkdir(this.held, { recursive: true });
     const hasher = createHash('sha256');
     let size = 0;
     if (opts.offset > 0) {
@@ -57,29 +66,39 @@ export class LocalDiskStore implements BlobStore {
       }
       if (size !== opts.offset) throw new Error('held copy shorter than its offset');
     }
-    const fh = await open(file, opts.offset > 0 ? 'r+' : 'w');
+    const fh = await this.io.open(file, opts.offset > 0 ? 'r+' : 'w');
     const writer = batchedWriter(fh, opts.offset);
+    // Who failed decides what stays held: the source (the client broke off) or the disk.
+    let failing: 'source' | 'disk' = 'source';
     try {
       for await (const chunk of source) {
         size += chunk.length;
         if (size > opts.maxBytes) throw new BlobTooLarge(opts.maxBytes);
         hasher.update(chunk);
+        failing = 'disk';
         await writer.push(chunk);
+        failing = 'source';
       }
+      failing = 'disk';
       await fh.truncate(await writer.finish());
       await fh.sync();
     } catch (err) {
-      // A source that broke off leaves what arrived held, for a resume; too many bytes cut the
-      // copy back to what was held before this call; a failed write drops it.
-      const end = isBlobTooLarge(err) ? (await writer.settle(), opts.offset) : await writer.finish().catch(() => undefined);
-      if (end === undefined) {
-        await writer.settle();
-        await fh.close().catch(() => {});
-        await rm(file, { force: true });
-      } else {
+      // A source that broke off leaves what arrived held, for a resume. Too many bytes, or a
+      // disk that failed (full, read-only, I/O error), cut the copy back to what was held
+      // before this call: the failed request changes nothing, and a full disk gets its space back.
+      const end = failing === 'source' && !isBlobTooLarge(err) ? await writer.finish().catch(() => undefined) : undefined;
+      if (end !== undefined) {
         await fh.truncate(end).catch(() => {});
         await fh.sync().catch(() => {});
         await fh.close().catch(() => {});
+      } else {
+        await writer.settle();
+        if (opts.offset > 0) {
+          await fh.truncate(opts.offset).catch(() => {});
+          await fh.sync().catch(() => {});
+        }
+        await fh.close().catch(() => {});
+        if (opts.offset === 0) await this.io.rm(file, { force: true }).catch(() => {});
       }
       throw err;
     }
@@ -89,41 +108,45 @@ export class LocalDiskStore implements BlobStore {
 
   async heldSize(uploadId: string): Promise<number> {
     try {
-      return (await stat(this.heldPath(uploadId))).size;
+      return (await this.io.stat(this.heldPath(uploadId))).size;
     } catch {
       return 0;
     }
   }
 
   async listHeld(): Promise<{ uploadId: string; modifiedAt: Date }[]> {
-    const names = await readdir(this.held).catch(() => [] as string[]);
+    const names = await this.io.readdir(this.held).catch(() => [] as string[]);
     const out: { uploadId: string; modifiedAt: Date }[] = [];
     for (const name of names) {
-      const s = await stat(path.join(this.held, name)).catch(() => undefined);
-      if (s) out.push({ uploadId: name, modifiedAt: s.mtime });
+      const s = await this.io.stat(path.join(this.held, name)).catch(() => undefined);
+      if (s?.isFile()) out.push({ uploadId: name, modifiedAt: s.mtime });
     }
     return out;
   }
 
   async dropHeld(uploadId: string): Promise<void> {
-    await rm(this.heldPath(uploadId), { force: true });
+    await this.io.rm(this.heldPath(uploadId), { force: true });
   }
 
   async commitHeld(uploadId: string, hash: string): Promise<void> {
     const from = this.heldPath(uploadId);
     const to = this.blobPath(hash);
     if (await this.exists(hash)) {
-      await unlink(from).catch(() => {});
+      await this.io.unlink(from).catch(() => {});
       return;
     }
-    await mkdir(path.dirname(to), { recursive: true });
-    await rename(from, to);
-    await fsyncDir(path.dirname(to));
+    // Directories made here must survive a crash too: their parents are synced like the file's.
+    if (await this.io.mkdir(path.dirname(to), { recursive: true })) {
+      await fsyncDir(this.io, this.blobs);
+      await fsyncDir(this.io, this.root);
+    }
+    await this.io.rename(from, to);
+    await fsyncDir(this.io, path.dirname(to));
   }
 
   async read(hash: string, range?: ByteRange): Promise<Readable> {
     const file = this.blobPath(hash);
-    const fh = await open(file, 'r').catch(() => {
+    const fh = await this.io.open(file, 'r').catch(() => {
       throw new BlobMissing(hash);
     });
     return fh.createReadStream({ highWaterMark: CHUNK, start: range?.start, end: range?.end });
@@ -131,7 +154,7 @@ export class LocalDiskStore implements BlobStore {
 
   async exists(hash: string): Promise<boolean> {
     try {
-      await stat(this.blobPath(hash));
+      await this.io.stat(this.blobPath(hash));
       return true;
     } catch {
       return false;
@@ -139,39 +162,70 @@ export class LocalDiskStore implements BlobStore {
   }
 
   async blobSize(hash: string): Promise<number | undefined> {
-    return (await stat(this.blobPath(hash)).catch(() => undefined))?.size;
+    return (await this.io.stat(this.blobPath(hash)).catch(() => undefined))?.size;
   }
 
   async *listBlobs(): AsyncIterable<BlobInfo> {
-    for (const dir of (await readdir(this.blobs).catch(() => [] as string[])).sort()) {
-      for (const name of (await readdir(path.join(this.blobs, dir)).catch(() => [] as string[])).sort()) {
+    for (const dir of (await this.io.readdir(this.blobs).catch(() => [] as string[])).sort()) {
+      for (const name of (await this.io.readdir(path.join(this.blobs, dir)).catch(() => [] as string[])).sort()) {
         if (!isSha256(name) || name.slice(0, 2) !== dir) continue;
-        const s = await stat(path.join(this.blobs, dir, name)).catch(() => undefined);
+        const s = await this.io.stat(path.join(this.blobs, dir, name)).catch(() => undefined);
         if (s?.isFile()) yield { hash: name, size: s.size, modifiedAt: s.mtime };
       }
     }
   }
 
   async claim(databaseId: string): Promise<void> {
-    const marker = path.join(this.root, 'silo-store.json');
-    const recorded = await readFile(marker, 'utf8').then(
-      (text) => String((JSON.parse(text) as { database_id?: unknown }).database_id ?? ''),
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return undefined;
+    const marker = path.join(this.root, STORE_MARKER);
+    for (;;) {
+      const recorded = await this.recordedDatabase(marker);
+      if (recorded === databaseId) return;
+      if (recorded !== undefined) throw new StoreOfAnotherDatabase(this.root, recorded, databaseId);
+      // Unclaimed. The record is written and synced aside, then linked into place: link fails
+      // when the marker exists, so of two processes claiming at once exactly one wins and the
+      // other reads the winner's record on the next round; a crash never leaves a half record.
+      await this.io.mkdir(this.root, { recursive: true });
+      const tmp = `${marker}.${randomUUID()}.tmp`;
+      const fh = await this.io.open(tmp, 'wx');
+      try {
+        await fh.writeFile(JSON.stringify({ database_id: databaseId, claimed_at: new Date().toISOString() }) + '\n');
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      try {
+        await this.io.link(tmp, marker);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw err;
-      },
-    );
-    if (recorded === databaseId) return;
-    if (recorded !== undefined) throw new StoreOfAnotherDatabase(this.root, recorded, databaseId);
-    await mkdir(this.root, { recursive: true });
-    const tmp = `${marker}.${randomUUID()}.tmp`;
-    await writeFile(tmp, JSON.stringify({ database_id: databaseId }) + '\n', { flag: 'wx' });
-    await rename(tmp, marker);
-    await fsyncDir(this.root);
+      } finally {
+        await this.io.unlink(tmp).catch(() => {});
+      }
+      await fsyncDir(this.io, this.root);
+      return;
+    }
+  }
+
+  /** The database id in the store's marker; undefined when the store is unclaimed. */
+  private async recordedDatabase(marker: string): Promise<string | undefined> {
+    let text: string;
+    try {
+      text = await this.io.readFile(marker, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    let id: unknown;
+    try {
+      id = (JSON.parse(text) as { database_id?: unknown }).database_id;
+    } catch {}
+    if (typeof id !== 'string' || !id)
+      throw new Error(`the blob store's ${marker} is unreadable; it should name the database the store belongs to (see docs/api.md, Storage)`);
+    return id;
   }
 
   async delete(hash: string): Promise<void> {
-    await rm(this.blobPath(hash), { force: true });
+    await this.io.rm(this.blobPath(hash), { force: true });
   }
 
   async check(): Promise<void> {
@@ -185,61 +239,8 @@ export class LocalDiskStore implements BlobStore {
   }
 }
 
-/**
- * Writes chunks in ~1 MiB batches, one batch in flight while the next is gathered and hashed,
- * and asks the disk to flush every FLUSH_EVERY bytes as it goes, so that the fsync at the end
- * finds little left to do instead of the whole file (it ran after everything else before).
- */
-const FLUSH_EVERY = 32 * CHUNK;
-
-function batchedWriter(fh: FileHandle, start: number) {
-  let position = start;
-  let batch: Uint8Array[] = [];
-  let batchBytes = 0;
-  let inFlight: Promise<unknown> = Promise.resolve();
-  let flushing: Promise<unknown> = Promise.resolve();
-  let unflushed = 0;
-  const flush = async () => {
-    if (!batchBytes) return;
-    const buffers = batch;
-    const at = position;
-    position += batchBytes;
-    unflushed += batchBytes;
-    batch = [];
-    batchBytes = 0;
-    await inFlight;
-    inFlight = fh.writev(buffers, at);
-    inFlight.catch(() => {}); // a failure surfaces at the next await, not as an unhandled rejection
-    if (unflushed >= FLUSH_EVERY) {
-      unflushed = 0;
-      const previous = flushing;
-      // One datasync at a time, started after the write it should cover.
-      flushing = Promise.all([previous, inFlight]).then(() => fh.datasync());
-      flushing.catch(() => {});
-    }
-  };
-  return {
-    async push(chunk: Uint8Array) {
-      batch.push(chunk);
-      batchBytes += chunk.length;
-      if (batchBytes >= CHUNK) await flush();
-    },
-    async finish() {
-      await flush();
-      await inFlight;
-      await flushing;
-      return position;
-    },
-    /** Waits for the writes in flight, whatever their outcome. */
-    async settle() {
-      await inFlight.catch(() => {});
-      await flushing.catch(() => {});
-    },
-  };
-}
-
-async function fsyncDir(dir: string) {
-  const fh = await open(dir, 'r').catch(() => undefined);
+async function fsyncDir(io: DiskIo, dir: string) {
+  const fh = await io.open(dir, 'r').catch(() => undefined);
   if (!fh) return;
   await fh.sync().catch(() => {});
   await fh.close().catch(() => {});

@@ -1,28 +1,62 @@
-// For unit tests: a fresh, migrated, in-memory PGlite and a blob store in a temp directory.
+// For unit tests: a fresh, migrated database (in-memory PGlite, or a throwaway PostgreSQL database
+// when asked and TEST_DATABASE_URL is set) and a blob store in a temp directory whose disk can be
+// made to fail (faulty-disk.ts; it works normally until told otherwise).
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openDatabase, setDatabase, type Database } from '../db/client';
 import { LocalDiskStore } from '../storage/local-disk';
+import { FaultyDisk } from './faulty-disk';
+
+export type TestDatabase = 'pglite' | 'postgres';
 
 export interface TestWorld {
   db: Database;
   store: LocalDiskStore;
   storeDir: string;
+  disk: FaultyDisk;
   close(): Promise<void>;
 }
 
-export async function testWorld(): Promise<TestWorld> {
-  const db = await openDatabase({});
+/** The databases a domain test should run on: PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
+export const testDatabases = (): TestDatabase[] => (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
+
+export async function testWorld(opts: { database?: TestDatabase } = {}): Promise<TestWorld> {
+  const server = opts.database === 'postgres' ? await throwawayDatabase() : undefined;
+  const db = await openDatabase({ url: server?.url });
   setDatabase(db);
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'silo-test-'));
+  const disk = new FaultyDisk();
   return {
     db,
-    store: new LocalDiskStore(storeDir),
+    store: new LocalDiskStore(storeDir, disk.io),
     storeDir,
+    disk,
     async close() {
       await db.close();
+      await server?.drop();
       await rm(storeDir, { recursive: true, force: true });
     },
   };
+}
+
+async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `silo_unit_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

@@ -41,15 +41,37 @@ export async function withExistingBlob<T>(db: Db, store: BlobStore, hash: string
   }, TX);
 }
 
-/** Deletes the bytes of each hash that no stored file refers to any more. */
-export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<string>): Promise<void> {
+/** Runs `fn` with blob `hash` locked: no placement or free of those bytes happens meanwhile (fsck's second look). */
+export async function underBlobLock<T>(db: Db, hash: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.$transaction(async (tx) => {
+    await lockHash(tx, hash);
+    return fn(tx);
+  }, TX);
+}
+
+/**
+ * Deletes the bytes of each hash that no stored file refers to any more; returns how many it
+ * freed. Every hash is tried; the first failure (a read-only store) is thrown at the end, and
+ * what it left is collected by the sweep of unreferenced blobs (sweep-blobs.ts).
+ */
+export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<string>): Promise<number> {
+  let freed = 0;
+  let failure: unknown;
   for (const hash of [...new Set(hashes)].sort()) {
-    await db.$transaction(async (tx) => {
-      await lockHash(tx, hash);
-      const refs = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM files WHERE hash = ${hash} AND stored`;
-      if (refs[0].n > 0) return;
-      await store.delete(hash);
-      await tx.$executeRaw`DELETE FROM blobs WHERE hash = ${hash}`;
-    }, TX);
+    try {
+      const done = await db.$transaction(async (tx) => {
+        await lockHash(tx, hash);
+        const refs = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM files WHERE hash = ${hash} AND stored`;
+        if (refs[0].n > 0) return false;
+        await store.delete(hash);
+        await tx.$executeRaw`DELETE FROM blobs WHERE hash = ${hash}`;
+        return true;
+      }, TX);
+      if (done) freed++;
+    } catch (err) {
+      failure ??= err;
+    }
   }
+  if (failure) throw failure;
+  return freed;
 }

@@ -1,8 +1,9 @@
-// Readiness: the database answers and the blob store can be written and read.
+// Readiness: the database answers, the blob store is this database's, and it can be written and read.
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/errors';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
+import { bindStore } from '@/lib/silo/store-binding';
 import { blobStore } from '@/lib/storage';
 
 export const dynamic = 'force-dynamic';
@@ -10,13 +11,19 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async () => {
     const checks: Record<string, string> = {};
+    let failed = 'the database does not answer';
     try {
-      await (await getDb()).$queryRaw`SELECT 1`;
+      const db = await getDb();
+      await db.$queryRaw`SELECT 1`;
       checks.database = 'ok';
+      failed = 'the blob store cannot be written and read';
+      await bindStore(db, blobStore());
       await blobStore().check();
       checks.storage = 'ok';
-    } catch {
-      throw new ApiError('internal', `Not ready: ${checks.database ? 'blob store' : 'database'} failed`);
+    } catch (err) {
+      if ((err as Error)?.name === 'StoreOfAnotherDatabase') failed = 'the blob store belongs to another database';
+      console.error(JSON.stringify({ level: 'error', msg: `not ready: ${failed}`, error: String((err as Error)?.message ?? err) }));
+      throw new ApiError('not_ready', `Not ready: ${failed}`);
     }
     return json({ ready: true, checks });
   },

@@ -1,0 +1,17 @@
+// The default blob folder: the embedded database's, or one of each PostgreSQL database's own.
+import { expect, it } from 'vitest';
+import { defaultStorageDir } from './config';
+
+it('keeps $DATA_DIR/blobs for the embedded database and gives each PostgreSQL database its own folder', () => {
+  expect(defaultStorageDir({ DATA_DIR: './data' })).toBe('./data/blobs');
+  const a = defaultStorageDir({ DATA_DIR: './data', DATABASE_URL: 'postgres://u:p@db.example:5432/silo' });
+  expect(a).toMatch(/^\.\/data\/blobs-pg-silo-[0-9a-f]{8}$/);
+  // the same database however it is written (password, default port) shares the folder
+  expect(defaultStorageDir({ DATA_DIR: './data', DATABASE_URL: 'postgres://other@db.example/silo?sslmode=require' })).toBe(a);
+  // another database, or the same name on another server, does not
+  expect(defaultStorageDir({ DATA_DIR: './data', DATABASE_URL: 'postgres://u@db.example:5432/silo2' })).not.toBe(a);
+  expect(defaultStorageDir({ DATA_DIR: './data', DATABASE_URL: 'postgres://u@db2.example:5432/silo' })).not.toBe(a);
+  expect(defaultStorageDir({ DATA_DIR: '/d', DATABASE_URL: 'postgres://u@h/we%20ird%2F..' })).toMatch(/^\/d\/blobs-pg-we_ird___-[0-9a-f]{8}$/);
+  // libpq's defaults: no database name means the user's
+  expect(defaultStorageDir({ DATA_DIR: '/d', DATABASE_URL: 'postgres://alice@h' })).toMatch(/^\/d\/blobs-pg-alice-/);
+});

@@ -1,0 +1,135 @@
+// `npm run fsck`: does the blob store hold every blob the database refers to, with the right size
+// and bytes; what does it hold that nothing refers to (blobs, held upload copies)? With `fix`,
+// unreferenced blobs are freed through freeBlobs (the server's locked path, so a racing upload is
+// never hurt) and dead held copies dropped as the upload sweep does.
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/client';
+import type { BlobInfo, BlobStore } from '../storage/blob-store';
+import { underBlobLock } from './files/blobs';
+import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
+import { sweepUploads } from './files/sweep-uploads';
+
+const BATCH = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface FsckOptions {
+  /** free unreferenced blobs and drop dead held copies */
+  fix?: boolean;
+  /** hash every referenced blob's bytes (default); false checks sizes only */
+  verifyBytes?: boolean;
+  /** called after each referenced blob is checked */
+  progress?: (checked: number) => void;
+}
+
+export interface BadBlob {
+  hash: string;
+  /** the size the files record */
+  size: number;
+  /** stored files that refer to it */
+  files: number;
+  example: { fileId: string; entryId: string; name: string };
+  problem: 'missing' | 'wrong_size' | 'wrong_bytes';
+  /** what the store holds instead */
+  actual?: { size: number; hash?: string };
+}
+
+export interface HeldCopy {
+  uploadId: string;
+  size: number;
+  modifiedAt: Date;
+  /** uploading: a placeholder's resumable bytes; expired / orphan: the sweep drops it; scratch: a request's temporary copy */
+  state: 'uploading' | 'expired' | 'orphan' | 'scratch';
+}
+
+export interface FsckReport {
+  referenced: { blobs: number; bytes: number };
+  bad: BadBlob[];
+  unreferenced: BlobInfo[];
+  held: HeldCopy[];
+  /** with fix: blobs freed, held copies dropped */
+  freed: number;
+  dropped: number;
+}
+
+export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Promise<FsckReport> {
+  const report: FsckReport = { referenced: { blobs: 0, bytes: 0 }, bad: [], unreferenced: [], held: [], freed: 0, dropped: 0 };
+  for (let after = ''; ; ) {
+    const rows = await db.$queryRaw<{ hash: string; size: bigint; files: number }[]>`
+      SELECT hash, max(size) AS size, count(*)::int AS files FROM files WHERE stored AND hash > ${after}
+      GROUP BY hash ORDER BY hash LIMIT ${BATCH}`;
+    if (!rows.length) break;
+    after = rows[rows.length - 1].hash;
+    for (const row of rows) {
+      const expected = { hash: row.hash, size: Number(row.size), files: row.files };
+      report.referenced.blobs++;
+      report.referenced.bytes += expected.size;
+      // A problem is looked at again under the blob's lock: a file deleted (and its bytes
+      // freed) by a running server between the two reads is no problem.
+      if (await problemOf(store, expected, opts)) {
+        const confirmed = await underBlobLock(db, row.hash, async (tx) => {
+          const still = await tx.file.findFirst({ where: { hash: row.hash, stored: true }, select: { id: true, entryId: true, name: true } });
+          const problem = still && (await problemOf(store, expected, opts));
+          return problem && { ...problem, example: { fileId: still.id, entryId: still.entryId, name: still.name } };
+        });
+        if (confirmed) report.bad.push({ ...expected, ...confirmed });
+      }
+      opts.progress?.(report.referenced.blobs);
+    }
+  }
+  report.unreferenced = await unreferencedBlobs(db, store);
+  report.held = await heldCopies(db, store);
+  if (opts.fix) {
+    report.freed = (await sweepBlobs(db, store)).freed;
+    report.dropped = await sweepUploads(db, store);
+  }
+  return report;
+}
+
+async function problemOf(store: BlobStore, want: { hash: string; size: number }, opts: FsckOptions): Promise<Pick<BadBlob, 'problem' | 'actual'> | undefined> {
+  const size = await store.blobSize(want.hash);
+  if (size === undefined) return { problem: 'missing' };
+  if (size !== want.size) return { problem: 'wrong_size', actual: { size } };
+  if (opts.verifyBytes === false) return undefined;
+  const hasher = createHash('sha256');
+  for await (const chunk of await store.read(want.hash)) hasher.update(chunk as Buffer);
+  const hash = hasher.digest('hex');
+  return hash === want.hash ? undefined : { problem: 'wrong_bytes', actual: { size, hash } };
+}
+
+async function unreferencedBlobs(db: Db, store: BlobStore): Promise<BlobInfo[]> {
+  const out: BlobInfo[] = [];
+  let batch: BlobInfo[] = [];
+  const flush = async () => {
+    const unref = new Set(await unreferencedAmong(db, batch.map((b) => b.hash)));
+    out.push(...batch.filter((b) => unref.has(b.hash)));
+    batch = [];
+  };
+  for await (const blob of store.listBlobs()) {
+    batch.push(blob);
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  return out;
+}
+
+async function heldCopies(db: Db, store: BlobStore): Promise<HeldCopy[]> {
+  const held = await store.listHeld();
+  const ids = held.map((h) => h.uploadId).filter((id) => UUID.test(id));
+  const files = new Map(
+    (await db.file.findMany({ where: { id: { in: ids } }, select: { id: true, stored: true, uploadExpiresAt: true } })).map((f) => [f.id, f]),
+  );
+  const now = Date.now();
+  const out: HeldCopy[] = [];
+  for (const h of held) {
+    const f = files.get(h.uploadId);
+    const state: HeldCopy['state'] = !UUID.test(h.uploadId)
+      ? 'scratch'
+      : !f || f.stored
+        ? 'orphan'
+        : f.uploadExpiresAt && f.uploadExpiresAt.getTime() <= now
+          ? 'expired'
+          : 'uploading';
+    out.push({ uploadId: h.uploadId, size: await store.heldSize(h.uploadId), modifiedAt: h.modifiedAt, state });
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+// `npm run fsck [-- --fix] [--quick]`: checks the blob store against the database the server is
+// configured with (same environment and .env files as `npm start`). Exit 0: every referenced blob
+// is there with the right size and bytes; 1: some are missing or damaged; 2: it could not check.
+// --fix frees unreferenced blobs and drops dead held copies; --quick compares sizes, not bytes.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { loadEnvConfig } from '@next/env';
+import { config } from '../lib/config';
+import { openDatabase, setDatabase } from '../lib/db/client';
+import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
+import { fsck, type FsckReport } from '../lib/silo/fsck';
+import { bindStore } from '../lib/silo/store-binding';
+import { blobStore } from '../lib/storage';
+
+const SHOWN = 50;
+
+async function main(): Promise<number> {
+  const args = new Set(process.argv.slice(2));
+  for (const a of args)
+    if (!['--fix', '--quick'].includes(a)) {
+      console.error(`unknown option ${a}\nusage: npm run fsck [-- --fix] [--quick]`);
+      return 2;
+    }
+  loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
+  const c = config();
+  if (!c.DATABASE_URL) {
+    const dir = path.join(c.DATA_DIR, 'db');
+    // Never create a database here: an empty one would make every blob look unreferenced.
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) throw new Error(`no embedded database at ${dir} (is DATA_DIR right?)`);
+    mkdirSync(c.DATA_DIR, { recursive: true });
+    lockDataDir(embeddedLockFile(c.DATA_DIR), 'npm run fsck');
+  }
+  const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
+  setDatabase(db);
+  try {
+    const store = blobStore();
+    const id = await bindStore(db.prisma, store);
+    console.log(`database: ${c.DATABASE_URL ? 'PostgreSQL' : `embedded, ${c.DATA_DIR}/db`} (id ${id})`);
+    console.log(`blob store: ${c.storageDir}`);
+    let last = Date.now();
+    const report = await fsck(db.prisma, store, {
+      fix: args.has('--fix'),
+      verifyBytes: !args.has('--quick'),
+      progress: (n) => {
+        if (Date.now() - last < 10_000) return;
+        last = Date.now();
+        console.error(`… ${n} referenced blobs checked`);
+      },
+    });
+    print(report, { fix: args.has('--fix'), quick: args.has('--quick') });
+    return report.bad.length ? 1 : 0;
+  } finally {
+    await db.close();
+  }
+}
+
+function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
+  console.log(`referenced: ${r.referenced.blobs} blobs, ${bytes(r.referenced.bytes)} (${o.quick ? 'sizes checked' : 'sizes and sha256 checked'})`);
+  for (const b of r.bad.slice(0, SHOWN)) {
+    const what =
+      b.problem === 'missing'
+        ? 'MISSING'
+        : b.problem === 'wrong_size'
+          ? `WRONG SIZE ${b.actual!.size} bytes, should be ${b.size}`
+          : `WRONG BYTES (they hash to ${b.actual!.hash})`;
+    console.log(`  ${what}  ${b.hash}  ${b.files} file(s), e.g. "${b.example.name}" (file ${b.example.fileId}, entry ${b.example.entryId})`);
+  }
+  if (r.bad.length > SHOWN) console.log(`  … and ${r.bad.length - SHOWN} more`);
+  console.log(`unreferenced: ${r.unreferenced.length} blobs, ${bytes(r.unreferenced.reduce((n, b) => n + b.size, 0))}`);
+  for (const b of r.unreferenced.slice(0, SHOWN)) console.log(`  ${b.hash}  ${bytes(b.size)}  ${b.modifiedAt.toISOString()}`);
+  if (r.unreferenced.length > SHOWN) console.log(`  … and ${r.unreferenced.length - SHOWN} more`);
+  console.log(`held upload copies: ${r.held.length}`);
+  for (const h of r.held.slice(0, SHOWN)) console.log(`  ${h.uploadId}  ${bytes(h.size)}  ${h.state}  ${h.modifiedAt.toISOString()}`);
+  if (o.fix) console.log(`fixed: freed ${r.freed} unreferenced blobs, dropped ${r.dropped} held copies`);
+  else if (r.unreferenced.length) console.log('run with --fix to free the unreferenced blobs');
+  console.log(r.bad.length ? `PROBLEMS: ${r.bad.length} referenced blob(s) missing or damaged` : 'OK: every referenced blob is there, intact');
+}
+
+function bytes(n: number) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
+  return `${i ? n.toFixed(1) : n} ${units[i]}`;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`fsck cannot run: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  },
+);
