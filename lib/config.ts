@@ -19,6 +19,9 @@ const schema = z.object({
   TOKEN_TTL_SECONDS: int(3600),
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
   RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
+  // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(25),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Config = z.infer<typeof schema> & { maxJsonBytes: number; storageDir: string };

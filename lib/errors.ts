@@ -1,4 +1,5 @@
 // The one error type of the API and the one place it becomes the contract's error body (§1).
+import { log } from './log';
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -71,6 +72,6 @@ export const notFound = (what = 'Not found') => new ApiError('not_found', what);
 /** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
 export function toApiError(err: unknown, requestId: string): ApiError {
   if (isApiError(err)) return err;
-  console.error(JSON.stringify({ level: 'error', requestId, error: String((err as Error)?.stack ?? err) }));
+  log.error({ err, request_id: requestId }, 'internal error');
   return new ApiError('internal', `Internal error; request id ${requestId}`);
 }

@@ -7,6 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from '../config';
+import { lockDirectory } from './dir-lock';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 
@@ -44,13 +45,17 @@ function openPostgres(url: string): Database {
 
 async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const lite = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
+  const unlock = dataDir ? lockDirectory(path.resolve(dataDir)) : () => {};
+  const lite = await (dataDir ? PGlite.create(path.resolve(dataDir)) : PGlite.create()).catch((err) => {
+    unlock();
+    throw err;
+  });
   const sql: SqlRunner = {
     exec: async (text) => void (await lite.exec(text)),
     query: async (text, params) => (await lite.query(text, params)).rows as never,
   };
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
-  return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await lite.close(); } };
+  return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await lite.close(); unlock(); } };
 }
 
 // One database per process, kept on globalThis so Next's module reloading never opens a second
