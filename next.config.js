@@ -6,7 +6,7 @@
 module.exports = {
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@node-rs/argon2', 'pg'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@node-rs/argon2', 'pg', 'pino'],
   async rewrites() {
     return {
       beforeFiles: [

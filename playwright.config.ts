@@ -14,7 +14,13 @@ export default defineConfig<unknown, WorkerFixtures>({
   outputDir: 'test-results',
   projects: [
     { name: 'api', testDir: 'e2e/api', use: { database: 'pglite' } },
-    ...(process.env.TEST_DATABASE_URL ? [{ name: 'api-postgres', testDir: 'e2e/api', use: { database: 'postgres' as const } }] : []),
+    ...(process.env.TEST_DATABASE_URL
+      ? [
+          { name: 'api-postgres', testDir: 'e2e/api', use: { database: 'postgres' as const } },
+          // Several instances on one PostgreSQL and one S3 (s3rver).
+          { name: 'multi', testDir: 'e2e/multi', use: { database: 'postgres' as const } },
+        ]
+      : []),
     {
       name: 'ui',
       testDir: 'e2e/ui',

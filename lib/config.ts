@@ -32,6 +32,9 @@ const schema = z.object({
   TOKEN_TTL_SECONDS: int(3600),
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
   RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
+  // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(25),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 }).superRefine((c, ctx) => {
   if (c.STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE=s3' });
   // One key without the other is a typo, not a wish for the SDK's credential chain.

@@ -1,4 +1,5 @@
 // The one error type of the API and the one place it becomes the contract's error body (§1).
+import { log } from './log';
 import { storeFailure } from './storage/blob-store';
 
 export const ERROR_STATUS = {
@@ -79,11 +80,11 @@ export function toApiError(err: unknown, requestId: string): ApiError {
   // act on (retry later), and the operator finds the cause in the log.
   const failure = storeFailure(err);
   if (failure) {
-    console.error(JSON.stringify({ level: 'error', requestId, storage: failure, error: String((err as Error)?.message ?? err) }));
+    log.error({ request_id: requestId, storage: failure, error: String((err as Error)?.message ?? err) }, 'blob store failure');
     return failure === 'full'
       ? new ApiError('insufficient_storage', `The file store is full; nothing was stored. Try again later (request id ${requestId})`)
       : new ApiError('storage_unavailable', `The file store is unavailable; try again later (request id ${requestId})`);
   }
-  console.error(JSON.stringify({ level: 'error', requestId, error: String((err as Error)?.stack ?? err) }));
+  log.error({ err, request_id: requestId }, 'internal error');
   return new ApiError('internal', `Internal error; request id ${requestId}`);
 }

@@ -2,18 +2,29 @@
 // `next start` gives no say over Node's timeouts (its 300 s requestTimeout cut every long upload)
 // nor over the answers Node and Next make before the app runs (bad requests, oversized headers,
 // malformed paths, unknown methods); here each gets the contract's error body. It also records
-// the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten).
+// the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten), gives every
+// request its id before the app sees it, writes one JSON access-log line per request, and on
+// SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import pino from 'pino';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME || undefined;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const GRACE_MS = 1000 * Number(process.env.SHUTDOWN_GRACE_SECONDS ?? 25);
+// The same shape as lib/log.ts writes from inside the app.
+const log = pino({
+  level: process.env.LOG_LEVEL ?? 'info',
+  base: { pid: process.pid },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+});
 
 /** The contract's error body (lib/errors.ts has the same shape for everything the app answers). */
 function errorBody(code, key, message) {
@@ -22,7 +33,7 @@ function errorBody(code, key, message) {
 
 function sendError(req, res, code, key, message, headers = {}) {
   const body = Buffer.from(errorBody(code, key, message));
-  const id = SAFE_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id'] : randomUUID();
+  const id = req.headers['x-request-id'];
   res.writeHead(code, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length, 'X-Request-Id': id, ...headers });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -65,10 +76,20 @@ const server = http.createServer(
   },
   (req, res) => {
     req.headers['x-silo-peer'] = req.socket.remoteAddress ?? '';
+    // The app echoes this id (lib/http/request-id.ts keeps a sane caller's id the same way).
+    const requestId = SAFE_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id'] : randomUUID();
+    req.headers['x-request-id'] = requestId;
+    const started = performance.now();
+    res.once('close', () => {
+      // The path only: a query may hold a capability (a file url's signature).
+      const entry = { request_id: requestId, method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) };
+      if (!res.writableFinished) entry.aborted = true;
+      log.info(entry, 'request');
+    });
     if (!METHODS.has(req.method)) return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, { Allow: [...METHODS].join(', ') });
     if (malformedPath(req.url ?? '/')) return sendError(req, res, 400, 'bad_request', 'The request path is not valid percent-encoding');
     handle(req, res).catch((err) => {
-      console.error('request failed outside the app', err);
+      log.error({ err, request_id: requestId }, 'request failed outside the app');
       if (!res.headersSent) sendError(req, res, 500, 'internal', 'Internal error');
       else res.destroy();
     });
@@ -79,10 +100,16 @@ server.on('clientError', onClientError);
 server.listen(port, hostname, () => {
   // lib/startup.ts prints the URL once the database is ready.
 });
-// Stop accepting, let requests in flight finish for a while, then go (held uploads stay resumable).
+// Stop accepting, let requests in flight finish for the grace period, then close what is left
+// (an upload cut off keeps its held bytes: it resumes on this or another instance) and go.
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.once(sig, () => {
+    log.info({ signal: sig, grace_seconds: GRACE_MS / 1000 }, 'shutting down');
     server.close(() => process.exit(0));
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
+    setTimeout(() => {
+      server.closeAllConnections();
+      // Handlers of the connections just closed release their locks before the process goes.
+      setTimeout(() => process.exit(0), 2000).unref();
+    }, GRACE_MS).unref();
   });

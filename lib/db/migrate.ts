@@ -1,5 +1,6 @@
 // Applies the checked-in SQL migrations (prisma/migrations/*/migration.sql) in order, once each,
 // recording them in Prisma's own `_prisma_migrations` table so the history stays Prisma's.
+import { log } from '../log';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -62,7 +63,7 @@ export async function migrate(db: SqlRunner, migrations: Migration[], opts: { lo
     for (const m of migrations) {
       const seen = done.get(m.name);
       if (seen !== undefined) {
-        if (seen !== m.checksum) console.warn(`migration ${m.name} was edited after it was applied`);
+        if (seen !== m.checksum) log.warn({ migration: m.name }, 'migration was edited after it was applied');
         continue;
       }
       await db.exec(`BEGIN;\n${m.sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ('${randomUUID()}', '${m.checksum}', '${m.name.replace(/'/g, "''")}', now(), 1);\nCOMMIT;`);

@@ -2,6 +2,7 @@
 // connection handling for bodies we refuse before reading them to the end.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, toApiError } from '../errors';
+import { withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { JSON_TYPE } from './respond';
 
@@ -28,8 +29,12 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: ApiErr
 
 export function nodeRoute(handlers: Partial<Record<Method, NodeHandler>>) {
   const allow = Object.keys(handlers).join(', ');
-  return async (req: IncomingMessage & { query?: Record<string, string | string[]> }, res: ServerResponse) => {
+  return (req: IncomingMessage & { query?: Record<string, string | string[]> }, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+    return withRequestId(requestId, () => run(req, res, requestId));
+  };
+
+  async function run(req: IncomingMessage & { query?: Record<string, string | string[]> }, res: ServerResponse, requestId: string) {
     res.setHeader('X-Request-Id', requestId);
     const query = Object.fromEntries(Object.entries(req.query ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
     try {
@@ -41,5 +46,5 @@ export function nodeRoute(handlers: Partial<Record<Method, NodeHandler>>) {
       if (req.destroyed && (err as NodeJS.ErrnoException)?.code === 'ECONNRESET') return;
       sendError(req, res, toApiError(err, requestId), requestId);
     }
-  };
+  }
 }

@@ -1,5 +1,6 @@
 // Wraps a route's method handlers: request ids, 405 with Allow, and the one error handler.
 import { ApiError, toApiError } from '../errors';
+import { withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { errorResponse } from './respond';
 
@@ -40,13 +41,13 @@ export function route(handlers: Partial<Record<Method, Handler>>): Record<Method
   for (const method of METHODS) {
     out[method] = async (req, nextCtx) => {
       const requestId = requestIdFrom(req.headers.get('x-request-id'));
-      return handle(req, requestId, async () => {
+      return withRequestId(requestId, () => handle(req, requestId, async () => {
         const h = own[method];
         if (!h) throw new ApiError('method_not_allowed', `${method} is not allowed on this path`, { headers: { Allow: allow } });
         const raw = (await nextCtx?.params) ?? {};
         const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
         return h(req, { params, requestId });
-      });
+      }));
     };
   }
   return out;

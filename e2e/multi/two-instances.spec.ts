@@ -1,0 +1,237 @@
+// Two Silo instances on one PostgreSQL database and one S3 bucket (s3rver), as behind a load
+// balancer: nothing that matters may live in one process.
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import { bearer } from '../fixtures';
+import { startS3, type LocalS3 } from '../fixtures/s3';
+import { createDatabase, startServer, type SiloServer } from '../fixtures/server';
+import { createEntry, expectError, sha256 } from '../api/helpers';
+
+interface Pair {
+  s3: LocalS3;
+  a: SiloServer;
+  b: SiloServer;
+}
+
+const IDLE_SECONDS = 2;
+
+const test = base.extend<{ api: (s: SiloServer) => Promise<APIRequestContext> }, { pair: Pair }>({
+  pair: [
+    async ({}, use) => {
+      const s3 = await startS3();
+      const db = await createDatabase();
+      const env = {
+        ...s3.env,
+        NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
+        UPLOAD_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS),
+        RATE_LIMIT_AUTHORIZE_PER_MINUTE: '10',
+      };
+      const a = await startServer({ database: 'postgres', databaseUrl: db.url, env });
+      // The same admin key on both, as one deployment would have.
+      const b = await startServer({ database: 'postgres', databaseUrl: db.url, env: { ...env, ADMIN_API_KEY: a.adminKey } });
+      await use({ s3, a, b });
+      await a.stop();
+      await b.stop();
+      await db.drop();
+      await s3.stop();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  api: async ({ playwright }, use) => {
+    const made: APIRequestContext[] = [];
+    await use(async (s) => {
+      const ctx = await playwright.request.newContext({ baseURL: s.url });
+      made.push(ctx);
+      return ctx;
+    });
+    for (const c of made) await c.dispose();
+  },
+});
+
+/** A file url as issued by one instance, sent to another (a load balancer's choice). */
+const via = (url: string, s: SiloServer) => url.replace(/^https?:\/\/[^/]+/, s.url);
+
+async function newOwner(api: APIRequestContext, adminKey: string) {
+  const res = await api.post('/admin/v1/owners', { headers: bearer(adminKey), data: { name: 'Two' } });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = await res.json();
+  return body.api_keys.find((k: { sandbox: boolean }) => !k.sandbox).key as string;
+}
+
+async function placeholder(api: APIRequestContext, key: string, entryId: string, bytes: Buffer) {
+  const res = await api.post(`/silo/v1/entries/${entryId}/files`, {
+    headers: bearer(key),
+    data: { name: 'doc.bin', mime: 'application/octet-stream', sha256: sha256(bytes), size: bytes.length },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: string; url: string };
+}
+
+/** Sends `first` bytes of a PUT and then holds the connection open until `release` is called. */
+function stalledPut(url: string, total: number, first: Buffer) {
+  const req = http.request(url, { method: 'PUT', headers: { 'Content-Length': String(total), 'Content-Type': 'application/octet-stream' } });
+  const answered = new Promise<number>((resolve) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve(0));
+  });
+  req.write(first);
+  return { answered, abort: () => req.destroy() };
+}
+
+async function heldOffset(api: APIRequestContext, url: string, atLeast: number, deadlineMs = 20_000) {
+  const deadline = Date.now() + deadlineMs;
+  let offset = -1;
+  while (Date.now() < deadline) {
+    const head = await api.head(url);
+    offset = Number(head.headers()['upload-offset'] ?? -1);
+    if (head.status() === 204 && offset >= atLeast) return offset;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return offset;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('a placeholder made through A takes its bytes through B and is fetched through A', async ({ pair, api }) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const key = await newOwner(A, pair.a.adminKey);
+  const entry = await createEntry(A, key);
+  const bytes = randomBytes(3 * 1024 * 1024 + 17);
+  const p = await placeholder(A, key, entry.id, bytes);
+  const put = await B.put(via(p.url, pair.b), { headers: { 'Content-Type': 'application/octet-stream' }, data: bytes });
+  expect(put.status(), await put.text()).toBe(200);
+  const got = await A.get(via(p.url, pair.a));
+  expect(got.status()).toBe(200);
+  expect(Buffer.compare(await got.body(), bytes)).toBe(0);
+  const range = await A.get(`/silo/v1/entries/${entry.id}/files/${p.id}`, { headers: { ...bearer(key), Range: 'bytes=100-199' } });
+  expect(range.status()).toBe(206);
+  expect(Buffer.compare(await range.body(), bytes.subarray(100, 200))).toBe(0);
+});
+
+test('an upload broken off on A resumes on B: HEAD on B reports what A held', async ({ pair, api }) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const key = await newOwner(A, pair.a.adminKey);
+  const entry = await createEntry(A, key);
+  const bytes = randomBytes(12 * 1024 * 1024 + 5);
+  const p = await placeholder(A, key, entry.id, bytes);
+  // A chunk that ends before the file does is held on A (204 with the offset)…
+  const cut = 7 * 1024 * 1024 + 3;
+  const chunk = await A.put(via(p.url, pair.a), { headers: { 'Content-Range': `bytes 0-${cut - 1}/${bytes.length}` }, data: bytes.subarray(0, cut) });
+  expect(chunk.status(), await chunk.text()).toBe(204);
+  // …and then a connection to A breaks off mid-body.
+  const more = cut + 2 * 1024 * 1024;
+  const partial = await A.put(via(p.url, pair.a), { headers: { 'Content-Range': `bytes ${cut}-${more - 1}/${bytes.length}` }, data: bytes.subarray(cut, more) });
+  expect(partial.status()).toBe(204);
+  const broken = stalledPut(via(p.url, pair.a), bytes.length - more, bytes.subarray(more, more + 1024 * 1024));
+  await new Promise((r) => setTimeout(r, 500));
+  broken.abort();
+  await broken.answered;
+  const offset = await heldOffset(B, via(p.url, pair.b), more);
+  expect(offset).toBeGreaterThanOrEqual(more);
+  const rest = await B.put(via(p.url, pair.b), { headers: { 'Content-Range': `bytes ${offset}-${bytes.length - 1}/${bytes.length}` }, data: bytes.subarray(offset) });
+  expect(rest.status(), await rest.text()).toBe(200);
+  expect(Buffer.compare(await (await A.get(via(p.url, pair.a))).body(), bytes)).toBe(0);
+});
+
+test('20 concurrent replacements of one file over both instances: 1 current, 19 previous, none lost', async ({ pair, api }) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const key = await newOwner(A, pair.a.adminKey);
+  const entry = await createEntry(A, key);
+  const bodies = Array.from({ length: 20 }, (_, i) => Buffer.from(`version ${i} ${randomUUID()}`));
+  const results = await Promise.all(
+    bodies.map((b, i) =>
+      (i % 2 ? B : A).post(`/silo/v1/entries/${entry.id}/files`, {
+        headers: bearer(key),
+        data: { name: 'invoice.xml', category: 'format', mime: 'application/xml', data: b.toString('base64') },
+      }),
+    ),
+  );
+  for (const r of results) expect(r.status(), await r.text()).toBe(201);
+  const ids = await Promise.all(results.map(async (r) => (await r.json()).id as string));
+  const list = await (await A.get(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(key) })).json();
+  expect(list.list).toHaveLength(1);
+  const current = list.list[0];
+  expect(current.previous).toHaveLength(19);
+  expect(new Set([current.id, ...current.previous.map((v: { id: string }) => v.id)])).toEqual(new Set(ids));
+  for (const [i, id] of ids.entries()) {
+    const got = await (i % 2 ? A : B).get(`/silo/v1/entries/${entry.id}/files/${id}`, { headers: bearer(key) });
+    expect(Buffer.compare(await got.body(), bodies[i])).toBe(0);
+  }
+});
+
+test('two uploads racing to one placeholder through different instances: one wins, the other 409, bytes never mixed', async ({ pair, api }) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const key = await newOwner(A, pair.a.adminKey);
+  for (let round = 0; round < 5; round++) {
+    const entry = await createEntry(A, key);
+    const bytes = randomBytes(2 * 1024 * 1024);
+    const p = await placeholder(A, key, entry.id, bytes);
+    // The first holds the placeholder mid-body; the second, through B, must be refused.
+    const first = stalledPut(via(p.url, pair.a), bytes.length, bytes.subarray(0, 1024 * 1024));
+    await heldOffset(A, via(p.url, pair.a), 0, 2_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const second = await B.put(via(p.url, pair.b), { data: randomBytes(bytes.length) });
+    await expectError(second, 409, 'upload_in_progress');
+    first.abort();
+    await first.answered;
+    // Once the first is gone (idle timeout frees its lease), the right bytes complete it.
+    let done = 0;
+    for (let tries = 0; tries < 60 && done !== 200; tries++) {
+      const offset = await heldOffset(B, via(p.url, pair.b), 0, 2_000);
+      const res = await B.put(via(p.url, pair.b), { headers: { 'Content-Range': `bytes ${offset}-${bytes.length - 1}/${bytes.length}` }, data: bytes.subarray(offset) });
+      done = res.status();
+      if (done !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(done).toBe(200);
+    expect(sha256(await (await A.get(via(p.url, pair.a))).body())).toBe(sha256(bytes));
+  }
+});
+
+test('the authorize rate limit holds across both instances together', async ({ pair, api }) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const app = await (await A.post('/admin/v1/apps', { headers: bearer(pair.a.adminKey), data: { name: 'R', trusted: true } })).json();
+  const body = { client_id: app.client_id, client_secret: 'silo_cs_wrong', owner_id: randomUUID() };
+  const statuses: number[] = [];
+  for (let i = 0; i < 12; i++) statuses.push((await (i % 2 ? B : A).post('/access/v1/enrollment/authorize', { data: body })).status());
+  // 10 a minute from one address: 6 went to each instance, so only a shared count refuses.
+  expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+  expect(statuses.slice(10)).toContain(429);
+});
+
+test('SIGKILL of A mid-upload: B serves everything stored and the upload resumes on B', async ({ pair, api }) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const key = await newOwner(A, pair.a.adminKey);
+  const entry = await createEntry(A, key);
+  const stored = randomBytes(1024 * 1024);
+  const storedFile = await placeholder(A, key, entry.id, stored);
+  expect((await A.put(via(storedFile.url, pair.a), { data: stored })).status()).toBe(200);
+  const bytes = randomBytes(14 * 1024 * 1024);
+  const p = await placeholder(A, key, entry.id, bytes);
+  const held = 9 * 1024 * 1024;
+  expect((await A.put(via(p.url, pair.a), { headers: { 'Content-Range': `bytes 0-${held - 1}/${bytes.length}` }, data: bytes.subarray(0, held) })).status()).toBe(204);
+  const dying = stalledPut(via(p.url, pair.a), bytes.length - held, bytes.subarray(held, held + 2 * 1024 * 1024));
+  await new Promise((r) => setTimeout(r, 500));
+  process.kill(-pair.a.pid, 'SIGKILL');
+  await dying.answered;
+  expect(Buffer.compare(await (await B.get(via(storedFile.url, pair.b))).body(), stored)).toBe(0);
+  const offset = await heldOffset(B, via(p.url, pair.b), held);
+  expect(offset).toBeGreaterThanOrEqual(held);
+  let status = 0;
+  for (let tries = 0; tries < 60 && status !== 200; tries++) {
+    const res = await B.put(via(p.url, pair.b), { headers: { 'Content-Range': `bytes ${offset}-${bytes.length - 1}/${bytes.length}` }, data: bytes.subarray(offset) });
+    status = res.status();
+    if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(status).toBe(200);
+  expect(sha256(await (await B.get(via(p.url, pair.b))).body())).toBe(sha256(bytes));
+});
