@@ -4,6 +4,7 @@
 // setup link.
 import { mkdirSync } from 'node:fs';
 import { issueSetupToken } from './access/setup';
+import { log } from './log';
 import { config, type Config } from './config';
 import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
@@ -23,7 +24,7 @@ export async function start() {
   try {
     await announce();
   } catch (err) {
-    console.error(`Silo cannot start: ${err instanceof Error ? err.message : String(err)}`);
+    log.fatal(`Silo cannot start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
 }
@@ -46,14 +47,15 @@ export async function announce() {
   // Made before the first request can place a blob: every blob placed from now on is the sweep's.
   const horizon = await sweepHorizon(db.prisma);
   const base = (c.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
-  console.log(`Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${c.storageDir})`);
-  await sweepUploads(db.prisma, store).catch((err) => console.error('upload sweep failed', err));
+  const files = c.STORAGE === 's3' ? `s3://${c.S3_BUCKET}` : c.storageDir;
+  log.info({ url: base, database: db.kind, files }, `Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${files})`);
+  await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
   // The blob sweep lists the whole store: it runs beside the server, not before it.
   const sweep = sweeper(db, store, horizon);
   void sweep(false);
   setInterval(() => void sweep(true), SWEEP_EVERY_MS).unref();
   const token = await issueSetupToken(db.prisma);
-  if (token) console.log(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
+  if (token) log.info(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
 }
 
 /** One sweep at a time: a long one (a large store) is not started again while it runs. */
@@ -63,11 +65,11 @@ function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
     if (running) return;
     running = true;
     try {
-      if (uploads) await sweepUploads(db.prisma, store).catch((err) => console.error('upload sweep failed', err));
+      if (uploads) await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
       const swept = await sweepBlobs(db.prisma, store, { placedAfter });
-      if (swept.freed) console.log(`Freed ${swept.freed} unreferenced blob(s)`);
+      if (swept.freed) log.info({ freed: swept.freed }, `Freed ${swept.freed} unreferenced blob(s)`);
     } catch (err) {
-      console.error('blob sweep failed', err);
+      log.error({ err }, 'blob sweep failed');
     } finally {
       running = false;
     }

@@ -12,7 +12,11 @@ test("a server started on another database's blob store exits 1 with one clear l
   test.setTimeout(180_000);
   const run = await startServerExpectingExit({ database, env: { STORAGE_DIR: server.storageDir } });
   expect(run.code, run.output).toBe(1);
-  const line = run.output.split('\n').find((l) => l.startsWith('Silo cannot start:'));
+  // Logs are JSON lines (pino); the reason is one line's message.
+  const line = run.output
+    .split('\n')
+    .map((l) => { try { return String(JSON.parse(l).msg ?? ''); } catch { return l; } })
+    .find((l) => l.startsWith('Silo cannot start:'));
   expect(line, run.output).toContain(`the blob store at ${server.storageDir} belongs to database`);
   expect(line).toContain('Set STORAGE_DIR');
   expect(run.output).not.toMatch(/^\s+at /m);

@@ -15,7 +15,7 @@ export interface Account {
 export async function setupLink(server: SiloServer): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(() => (link = /One-time setup link[^:]*: (\S+)/.exec(server.output())?.[1]), { timeout: 20_000 })
+    .poll(() => (link = /One-time setup link[^:]*: (http[^\s"]+)/.exec(server.output())?.[1]), { timeout: 20_000 })
     .toBeTruthy();
   return link!;
 }
