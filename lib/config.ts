@@ -18,6 +18,7 @@ const schema = z.object({
   MAX_LIST_LIMIT: int(100),
   TOKEN_TTL_SECONDS: int(3600),
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
+  UPLOAD_IDLE_TIMEOUT_SECONDS: int(60),
   RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
 });
 

@@ -1,4 +1,6 @@
 // /silo/v1/files/{id}?sig=… — a file's signed url: PUT/HEAD for the upload, GET/HEAD for the bytes.
+// A placeholder's url is the upload capability (contract §4: no other credential); once stored, a
+// private file's url needs its owner's credentials for every method, PUT included (no oracle).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptUpload, serveFile, uploadStatus } from '@/lib/http/bytes';
 import { authenticate, siloScope } from '@/lib/http/auth';
@@ -7,6 +9,7 @@ import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
 import { webHeaders } from '@/lib/http/node-adapter';
 import { pathId } from '@/lib/http/request';
 import { assertMayRead, findFileByUrl } from '@/lib/silo/files/find-file';
+import type { File } from '@/lib/db/generated/client';
 import { getDb } from '@/lib/db/client';
 import { blobStore } from '@/lib/storage';
 
@@ -16,7 +19,9 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   const db = await getDb();
   const signer = await signerFor(webHeaders(req));
   const file = await findFileByUrl(db, signer.secret, pathId(ctx.query.id, 'File not found'), ctx.query.sig ?? null);
-  return { db, signer, file, store: blobStore() };
+  // A stored private file's link needs its owner's credentials, for every method.
+  const authorizeStored = async (f: File) => assertMayRead(db, f, await optionalScope(req));
+  return { db, signer, file, store: blobStore(), authorizeStored };
 }
 
 /** Credentials are optional on a link; a private file needs them. */
@@ -27,10 +32,10 @@ async function optionalScope(req: IncomingMessage) {
 }
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
-  const { db, file, store } = await load(req, ctx);
-  if (!file.stored && req.method === 'HEAD') return uploadStatus(res, store, file);
-  await assertMayRead(db, file, await optionalScope(req));
-  await serveFile(req, res, store, file, ctx.query.download === '1');
+  const deps = await load(req, ctx);
+  if (!deps.file.stored && req.method === 'HEAD') return uploadStatus(res, deps, deps.file);
+  await deps.authorizeStored(deps.file);
+  await serveFile(req, res, deps.store, deps.file, ctx.query.download === '1');
 }
 
 async function upload(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
