@@ -19,8 +19,10 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   const db = await getDb();
   const signer = await signerFor(webHeaders(req));
   const file = await findFileByUrl(db, signer.secret, pathId(ctx.query.id, 'File not found'), ctx.query.sig ?? null);
-  // A stored private file's link needs its owner's credentials, for every method.
-  const authorizeStored = async (f: File) => assertMayRead(db, f, await optionalScope(req));
+  // A stored private file's link needs its owner's credentials, for every method; a public one's none.
+  const authorizeStored = async (f: File) => {
+    if (f.private) await assertMayRead(db, f, await optionalScope(req));
+  };
   return { db, signer, file, store: blobStore(), authorizeStored };
 }
 
@@ -34,7 +36,7 @@ async function optionalScope(req: IncomingMessage) {
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
   const deps = await load(req, ctx);
   if (!deps.file.stored && req.method === 'HEAD') return uploadStatus(res, deps, deps.file);
-  await deps.authorizeStored(deps.file);
+  await assertMayRead(deps.db, deps.file, await optionalScope(req));
   await serveFile(req, res, deps.store, deps.file, ctx.query.download === '1');
 }
 
