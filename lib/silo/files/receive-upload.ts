@@ -13,7 +13,7 @@ import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
 import { makeCurrent } from './slots';
-import { renewEveryMs, renewUploadLease, uploadBusy, withUploadLease, type UploadLease } from './upload-lock';
+import { renewUploadLease, uploadBusy, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
 
 type Source = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
@@ -77,7 +77,7 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
       headers: { 'Upload-Offset': String(held), 'Upload-Length': String(size) },
     });
   const limit = range?.end !== undefined ? range.end + 1 : size;
-  const got = await o.store.receive(f.id, renewing(o.source, o.db, lease), { offset: range?.start ?? 0, maxBytes: limit }).catch(async (err) => {
+  const got = await o.store.receive(f.id, whileLeased(o.source, lease), { offset: range?.start ?? 0, maxBytes: limit }).catch(async (err) => {
     // Too many bytes: the store kept what was held before this request (item 10 of issue 9).
     if (isBlobTooLarge(err)) throw tooLarge(limit, size);
     if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id);
@@ -101,27 +101,25 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
   return { kind: 'stored', file };
 }
 
-/** The bytes of `source`, renewing the lease every few seconds while they flow. */
-async function* renewing(source: Source, db: Db, lease: UploadLease): AsyncGenerator<Uint8Array> {
-  let renewed = Date.now();
+/** The bytes of `source`, until the lease's renewals find it gone (then 404 or 409, see leaseGone). */
+async function* whileLeased(source: Source, lease: UploadLease): AsyncGenerator<Uint8Array> {
   for await (const chunk of source) {
-    if (Date.now() - renewed >= renewEveryMs(lease.idleMs)) {
-      await keepLease({ db }, lease);
-      renewed = Date.now();
-    }
+    if (lease.lost) throw leaseGone(lease.lost);
     yield chunk;
   }
 }
 
-/** Renews the lease or ends the upload: 404 when the file was deleted, 409 when another upload took it over. */
-async function keepLease(o: { db: Db; store?: BlobStore }, lease: UploadLease): Promise<void> {
-  const state = await renewUploadLease(o.db, lease);
+/** Renews the lease now or ends the upload (before placing the bytes: the last word on who holds it). */
+async function keepLease(o: ReceiveUploadOptions, lease: UploadLease): Promise<void> {
+  const state = lease.lost ?? (await renewUploadLease(o.db, lease));
   if (state === 'held') return;
-  if (state === 'taken') throw uploadBusy();
   // Nobody can take a lease on a deleted file, so its held copy is this upload's to drop.
-  await o.store?.dropHeld(lease.fileId);
-  throw fileNotFound();
+  if (state === 'deleted') await o.store.dropHeld(lease.fileId);
+  throw leaseGone(state);
 }
+
+/** A deleted file answers 404; a lease another upload took over (this one stalled past it) 409. */
+const leaseGone = (why: 'deleted' | 'taken') => (why === 'deleted' ? fileNotFound() : uploadBusy());
 
 const tooLarge = (limit: number, size: number) =>
   new ApiError('too_large', limit < size ? `This chunk is longer than its Content-Range says` : `More bytes than the placeholder's size (${size})`);

@@ -12,7 +12,7 @@ import { createFile, type FileLimits } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
-import { acquireUploadLease, isUploadLeased, releaseUploadLease, renewUploadLease } from './upload-lock';
+import { acquireUploadLease, isUploadLeased, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
 
 const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
 const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
@@ -74,6 +74,17 @@ describe('upload lease', () => {
     await releaseUploadLease(db, c);
   });
 
+  it('is renewed while its upload runs, even when no byte arrives for a while', async () => {
+    const { file } = await placeholder(Buffer.from('renew'));
+    const expiry = async () => (await w.db.prisma.uploadLease.findUniqueOrThrow({ where: { fileId: file.id } })).expiresAt.getTime();
+    await withUploadLease(w.db.prisma, file.id, 100, async () => {
+      const first = await expiry();
+      await new Promise((r) => setTimeout(r, 400));
+      expect(await expiry()).toBeGreaterThan(first);
+    });
+    expect(await isUploadLeased(w.db.prisma, file.id)).toBe(false);
+  });
+
   it('a lease on a deleted file is refused with 404', async () => {
     const { file } = await placeholder(Buffer.from('gone'));
     await deleteFile(w.db.prisma, w.store, file);
@@ -103,6 +114,32 @@ describe('delete during an upload', () => {
       expect(await w.store.exists(sha(bytes))).toBe(false);
     });
   }
+
+  it('a running upload learns of the delete at its next renewal and stops reading', async () => {
+    const bytes = Buffer.alloc(3000, 6);
+    const { file } = await placeholder(bytes);
+    let asked = 0;
+    let deleted!: () => void;
+    const gate = new Promise<void>((r) => (deleted = r));
+    async function* source() {
+      asked++;
+      yield bytes.subarray(0, 1000);
+      await gate;
+      await new Promise((r) => setTimeout(r, 1500)); // many renewals (every 50 ms)
+      asked++;
+      yield bytes.subarray(1000, 2000);
+      asked++;
+      yield bytes.subarray(2000);
+    }
+    const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: source(), contentRange: null, idleMs: 100 });
+    upload.catch(() => {});
+    while (!asked) await new Promise((r) => setTimeout(r, 10));
+    await deleteFile(w.db.prisma, w.store, file);
+    deleted();
+    await expect(upload).rejects.toMatchObject({ key: 'not_found' });
+    expect(asked).toBe(2);
+    expect(await w.store.heldSize(file.id)).toBe(0);
+  });
 
   it('a delete with no upload running drops the held bytes', async () => {
     const bytes = Buffer.alloc(3000, 8);

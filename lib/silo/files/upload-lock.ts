@@ -13,11 +13,13 @@ export interface UploadLease {
   /** the file row as it was when the lease was taken (fresher than what the route loaded) */
   file: File;
   idleMs: number;
+  /** set when a renewal found the lease gone: the file was deleted, or the lease lapsed and was taken */
+  lost?: 'deleted' | 'taken';
 }
 
 /** A lease outlives the longest silence an upload allows (one idle timeout) plus a renewal step. */
 const leaseMs = (idleMs: number) => Math.ceil(idleMs + renewEveryMs(idleMs) + 10_000);
-/** Renew at most this often: a row write every few seconds, whatever the upload's speed. */
+/** Renew this often while an upload runs: a row write every few seconds, whatever its speed. */
 export const renewEveryMs = (idleMs: number) => Math.min(5_000, idleMs / 2);
 
 export const uploadBusy = () => new ApiError('upload_in_progress', 'Another upload to this file is in progress; retry when it ends');
@@ -65,12 +67,26 @@ export async function releaseUploadLease(db: Db, lease: UploadLease): Promise<vo
   await db.$executeRaw`DELETE FROM upload_leases WHERE file_id = ${lease.fileId}::uuid AND holder = ${lease.holder}::uuid`.catch(() => {});
 }
 
-/** Runs `fn` holding the lease on `fileId`; the lease is released however `fn` ends. */
+/**
+ * Runs `fn` holding the lease on `fileId`, renewed every few seconds for as long as `fn` runs
+ * (re-reading a large held copy or placing it can take a while without a byte arriving); the
+ * lease is released however `fn` ends. `fn` sees `lease.lost` if a renewal finds it gone.
+ */
 export async function withUploadLease<T>(db: Db, fileId: string, idleMs: number, fn: (lease: UploadLease) => Promise<T>): Promise<T> {
   const lease = await acquireUploadLease(db, fileId, idleMs);
+  let renewing: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(async () => {
+      const state = await renewUploadLease(db, lease).catch(() => 'held' as const); // a hiccup: try again next time
+      if (state !== 'held') lease.lost ??= state;
+    });
+  }, renewEveryMs(idleMs));
+  timer.unref();
   try {
     return await fn(lease);
   } finally {
+    clearInterval(timer);
+    await renewing;
     await releaseUploadLease(db, lease);
   }
 }
