@@ -71,6 +71,9 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
   const f = lease.file;
   const size = Number(f.size);
   await assertUploadOpen(o.db, o.store, f, lease);
+  // A lapsed lease's holder may still be alive (stalled past its lease) and flush one last batch
+  // into the held copy: never build on it. Start over; an instance that died costs a re-upload.
+  if (lease.tookOver) await o.store.dropHeld(f.id);
   const held = await o.store.heldSize(f.id);
   if (range && range.start !== held)
     throw new ApiError('offset_mismatch', `The upload holds ${held} bytes; continue from there`, {

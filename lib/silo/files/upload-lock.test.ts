@@ -85,6 +85,20 @@ describe('upload lease', () => {
     expect(await isUploadLeased(w.db.prisma, file.id)).toBe(false);
   });
 
+  it('an upload taking over a lapsed lease starts over: it never builds on bytes a stalled holder may still write', async () => {
+    const bytes = Buffer.alloc(3000, 5);
+    const { file } = await placeholder(bytes);
+    const db = w.db.prisma;
+    await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
+    const stalled = await acquireUploadLease(db, file.id, 1000);
+    expect(stalled.tookOver).toBe(false);
+    await db.$executeRaw`UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${file.id}::uuid`;
+    const resume = receiveUpload({ db, store: w.store, file, source: [bytes.subarray(1000)], contentRange: 'bytes 1000-2999/3000' });
+    await expect(resume).rejects.toMatchObject({ key: 'offset_mismatch', headers: { 'Upload-Offset': '0' } });
+    expect((await receiveUpload({ db, store: w.store, file, source: [bytes], contentRange: null })).kind).toBe('stored');
+    expect(await renewUploadLease(db, stalled)).toBe('taken');
+  });
+
   it('a lease on a deleted file is refused with 404', async () => {
     const { file } = await placeholder(Buffer.from('gone'));
     await deleteFile(w.db.prisma, w.store, file);

@@ -15,6 +15,8 @@ export interface UploadLease {
   idleMs: number;
   /** set when a renewal found the lease gone: the file was deleted, or the lease lapsed and was taken */
   lost?: 'deleted' | 'taken';
+  /** taken over from a holder whose lease lapsed (it died, or stalled): see receive-upload.ts */
+  tookOver: boolean;
 }
 
 /** A lease outlives the longest silence an upload allows (one idle timeout) plus a renewal step. */
@@ -39,16 +41,17 @@ export async function acquireUploadLease(db: Db, fileId: string, idleMs: number)
   const file = await db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM files WHERE id = ${fileId}::uuid FOR SHARE`;
     if (!rows.length) throw fileNotFound();
-    const got = await tx.$queryRaw<{ holder: string }[]>`
+    // xmax is 0 on a row this statement inserted, non-zero on one it updated (a lapsed lease).
+    const got = await tx.$queryRaw<{ took_over: boolean }[]>`
       INSERT INTO upload_leases (file_id, holder, expires_at) VALUES (${fileId}::uuid, ${holder}::uuid, now() + ${ms}::int * interval '1 millisecond')
       ON CONFLICT (file_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
         WHERE upload_leases.expires_at <= now()
-      RETURNING holder::text`;
+      RETURNING (xmax <> 0) AS took_over`;
     if (!got.length) throw uploadBusy();
-    return tx.file.findUniqueOrThrow({ where: { id: fileId } });
+    return { file: await tx.file.findUniqueOrThrow({ where: { id: fileId } }), tookOver: got[0].took_over };
   });
   local.add(fileId);
-  return { fileId, holder, file, idleMs };
+  return { fileId, holder, file: file.file, idleMs, tookOver: file.tookOver };
 }
 
 /** 'held' while the lease is still ours; else why not: the file was deleted, or the lease lapsed and another upload took it. */
