@@ -31,6 +31,7 @@ const schema = z.object({
   MAX_LIST_LIMIT: int(100),
   TOKEN_TTL_SECONDS: int(3600),
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
+  UPLOAD_IDLE_TIMEOUT_SECONDS: int(60),
   RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
   // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(25),

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   unknown_version: 404,
   method_not_allowed: 405,
+  upload_idle: 408,
   conflict: 409,
   offset_mismatch: 409,
   not_stored: 409,

@@ -16,6 +16,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME || undefined;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+// lib/config.ts validates UPLOAD_IDLE_TIMEOUT_SECONDS at start-up; this only needs its value.
+const IDLE_MS = (Number(process.env.UPLOAD_IDLE_TIMEOUT_SECONDS) > 0 ? Number(process.env.UPLOAD_IDLE_TIMEOUT_SECONDS) : 60) * 1000;
+// Upload routes end a silent body themselves after IDLE_MS (408 upload_idle, lib/http/idle-body.ts);
+// this is the backstop for every other body, e.g. a JSON request whose body never comes.
+const BODY_IDLE_MS = Math.max(2 * IDLE_MS, IDLE_MS + 10_000);
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const GRACE_MS = 1000 * Number(process.env.SHUTDOWN_GRACE_SECONDS ?? 25);
 // The same shape as lib/log.ts writes from inside the app.
@@ -54,6 +59,24 @@ function onClientError(err, socket) {
   );
 }
 
+/**
+ * With no overall request timeout (uploads may last hours), a body that stops arriving would hold
+ * its socket and handler for ever: close the connection when no byte came for BODY_IDLE_MS while
+ * the body is incomplete. A poll of the socket's byte count, so Node's own timeouts stay untouched.
+ */
+function closeSilentBody(req, res) {
+  if (req.complete || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) return;
+  let seen = req.socket.bytesRead;
+  const timer = setInterval(() => {
+    if (req.complete || req.socket.destroyed) return clearInterval(timer);
+    if (req.socket.bytesRead !== seen) return void (seen = req.socket.bytesRead);
+    clearInterval(timer);
+    req.socket.destroy();
+  }, BODY_IDLE_MS);
+  timer.unref();
+  res.once('close', () => clearInterval(timer));
+}
+
 function malformedPath(url) {
   try {
     decodeURIComponent(url.split('?')[0]);
@@ -88,6 +111,7 @@ const server = http.createServer(
     });
     if (!METHODS.has(req.method)) return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, { Allow: [...METHODS].join(', ') });
     if (malformedPath(req.url ?? '/')) return sendError(req, res, 400, 'bad_request', 'The request path is not valid percent-encoding');
+    closeSilentBody(req, res);
     handle(req, res).catch((err) => {
       log.error({ err, request_id: requestId }, 'request failed outside the app');
       if (!res.headersSent) sendError(req, res, 500, 'internal', 'Internal error');

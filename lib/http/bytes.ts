@@ -6,10 +6,13 @@ import { ApiError } from '../errors';
 import { fileHeaders, matchesEtag, parseRange } from '../silo/files/file-headers';
 import { presentFile } from '../silo/files/present-file';
 import { receiveUpload } from '../silo/files/receive-upload';
+import { uploadProgress } from '../silo/files/upload-window';
 import { previousOf } from '../silo/files/slots';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { Db } from '../db/client';
 import type { BlobStore } from '../storage/blob-store';
+import { config } from '../config';
+import { idleGuarded } from './idle-body';
 import { JSON_TYPE } from './respond';
 
 export async function serveFile(req: IncomingMessage, res: ServerResponse, store: BlobStore, file: File, download: boolean) {
@@ -42,12 +45,24 @@ export interface UploadDeps {
   db: Db;
   store: BlobStore;
   signer: UrlSigner;
+  /** a stored private file's url needs credentials for PUT too (find-file.ts assertMayRead) */
+  authorizeStored?: (file: File) => Promise<void>;
 }
 
+/** PUT of an upload's bytes: placeholder (receive) or stored file (compare), on Node's req/res. */
 export async function acceptUpload(req: IncomingMessage, res: ServerResponse, d: UploadDeps, file: File) {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (!file.stored && declared > Number(file.size)) throw new ApiError('too_large', `More bytes than the placeholder's size (${file.size})`);
-  const outcome = await receiveUpload({ db: d.db, store: d.store, file, source: req, contentRange: (req.headers['content-range'] as string) ?? null });
+  const idleMs = config().UPLOAD_IDLE_TIMEOUT_SECONDS * 1000;
+  const length = req.headers['content-length'];
+  const outcome = await receiveUpload({
+    db: d.db,
+    store: d.store,
+    file,
+    source: idleGuarded(req, idleMs),
+    contentRange: (req.headers['content-range'] as string) ?? null,
+    declaredLength: length === undefined ? undefined : Number(length),
+    idleMs,
+    authorizeStored: d.authorizeStored,
+  });
   if (outcome.kind === 'partial') {
     res.statusCode = 204;
     res.setHeader('Upload-Offset', outcome.offset);
@@ -61,15 +76,12 @@ export async function acceptUpload(req: IncomingMessage, res: ServerResponse, d:
   res.end(body);
 }
 
-/** HEAD on a placeholder's url: how many bytes are held, for a resume (tus-style headers). */
-export async function uploadStatus(res: ServerResponse, store: BlobStore, file: File) {
-  if (file.uploadExpiresAt && file.uploadExpiresAt.getTime() <= Date.now()) {
-    await store.dropHeld(file.id);
-    throw new ApiError('upload_url_expired', 'The upload url has expired; repeat the file request for a fresh one');
-  }
+/** HEAD of an upload: how many bytes are held, for a resume (tus-style headers). */
+export async function uploadStatus(res: ServerResponse, d: Pick<UploadDeps, 'db' | 'store'>, file: File) {
+  const progress = await uploadProgress(d.db, d.store, file);
   res.statusCode = 204;
-  res.setHeader('Upload-Offset', await store.heldSize(file.id));
-  res.setHeader('Upload-Length', Number(file.size));
+  res.setHeader('Upload-Offset', progress.offset);
+  res.setHeader('Upload-Length', progress.length);
   res.setHeader('Cache-Control', 'no-store');
   res.end();
 }

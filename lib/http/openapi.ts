@@ -17,6 +17,7 @@ const errors = (...codes: number[]) =>
   Object.fromEntries(codes.map((c) => [String(c), { description: ERROR_TEXT[c], content: { [JSON_CT]: { schema: ErrorSchema } } }]));
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed request', 401: 'Missing, unknown or expired credentials', 403: 'Not allowed', 404: 'Not found (or another owner\'s)',
+  408: 'No byte arrived for UPLOAD_IDLE_TIMEOUT_SECONDS: the upload ended, its bytes stay held for a resume',
   409: 'Conflict', 413: 'Over a size limit', 415: 'Not JSON', 416: 'Range not satisfiable', 422: 'Invalid', 429: 'Rate limited',
 };
 const uuidParam = (name: string, description: string) => ({ name, in: 'path' as const, required: true, description, schema: { type: 'string' as const, format: 'uuid' } });
@@ -92,12 +93,12 @@ export function openApiDocument() {
       },
       '/silo/v1/entries/{entry_id}/files/{id}/data': {
         parameters: [ENTRY, FILE],
-        put: { summary: 'Upload a placeholder\'s bytes with Bearer credentials', security: bearer, requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, responses: { '200': ok('Stored', FileRecord), '204': ok('A chunk was held (Upload-Offset)'), ...errors(401, 403, 404, 409, 413, 422) } },
+        put: { summary: 'Upload a placeholder\'s bytes with Bearer credentials', security: bearer, requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, responses: { '200': ok('Stored', FileRecord), '204': ok('A chunk was held (Upload-Offset)'), ...errors(401, 403, 404, 408, 409, 413, 422) } },
       },
       '/silo/v1/files/{id}': {
         parameters: [FILE, { name: 'sig', in: 'query', required: true, schema: { type: 'string' } }],
-        put: { summary: 'The signed upload url: PUT the raw bytes (Content-Range to resume)', requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, responses: { '200': ok('Stored', FileRecord), '204': ok('A chunk was held (Upload-Offset)'), ...errors(403, 404, 409, 413, 422) } },
-        head: { summary: 'Upload-Offset of a placeholder, or the headers of a stored file', responses: { '204': ok('Upload-Offset and Upload-Length'), '200': ok('Stored file headers'), ...errors(403, 404) } },
+        put: { summary: 'The signed upload url: PUT the raw bytes (Content-Range to resume); to a stored file, compared (private files need credentials)', requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, responses: { '200': ok('Stored', FileRecord), '204': ok('A chunk was held (Upload-Offset)'), ...errors(401, 403, 404, 408, 409, 413, 422) } },
+        head: { summary: 'Upload-Offset of a placeholder, or the headers of a stored file (private files need credentials)', responses: { '204': ok('Upload-Offset and Upload-Length'), '200': ok('Stored file headers'), ...errors(401, 403, 404) } },
         get: { summary: 'The bytes of a stored file (private files need credentials)', responses: { '200': bytes('The bytes'), '206': bytes('A range'), ...errors(401, 404, 409, 416) } },
       },
       '/admin/v1/owners': {

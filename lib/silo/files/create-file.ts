@@ -2,7 +2,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
-import { ApiError } from '../../errors';
+import { ApiError, isApiError } from '../../errors';
 import type { Scope } from '../../access/principal';
 import type { BlobStore } from '../../storage/blob-store';
 import type { FileInput } from '../../schemas/files';
@@ -10,7 +10,9 @@ import { findEntry } from '../entries';
 import { UNIQUE, isUniqueViolation, sameJson } from '../db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob } from './blobs';
-import { AlreadyStored, ensureSlot, makeCurrent } from './slots';
+import { ensureSlot, makeCurrent } from './slots';
+import { lockForCompletion } from './complete-placeholder';
+import { withUploadLease } from './upload-lock';
 
 export interface FileLimits {
   maxInlineBytes: number;
@@ -132,15 +134,30 @@ async function repeated(o: CreateFileOptions, f: File, content: Content): Promis
   return o.db.file.update({ where: { id: f.id }, data: { uploadExpiresAt: uploadExpiry(o.limits) } });
 }
 
-/** A placeholder repeated with its bytes inline: store them, as an upload to its url would. */
+/**
+ * A placeholder repeated with its bytes inline: store them, as an upload to its url would, under
+ * the same lease, so an upload running meanwhile wins (this answers 409 upload_in_progress) or
+ * finds the file stored; the bytes of the two never mix.
+ */
 async function completeWithInline(o: CreateFileOptions, f: File, content: Content): Promise<File> {
-  return placeInline(o, content, async (tx) => {
-    await makeCurrent(tx, f).catch((err) => {
-      if (!(err instanceof AlreadyStored)) throw err;
+  return withUploadLease(o.db, f.id, INLINE_LEASE_IDLE_MS, async (lease) => {
+    if (lease.file.stored) return lease.file;
+    const file = await placeInline(o, content, async (tx) => {
+      await lockForCompletion(tx, f, lease);
+      await makeCurrent(tx, f);
+      return tx.file.findUniqueOrThrow({ where: { id: f.id } });
+    }).catch(async (err) => {
+      if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id); // deleted meanwhile
+      throw err;
     });
-    return tx.file.findUniqueOrThrow({ where: { id: f.id } });
+    // Bytes an earlier upload left held are of no use any more; the lease makes them ours to drop.
+    await o.store.dropHeld(f.id);
+    return file;
   });
 }
+
+/** An inline completion holds its lease for one short transaction; this only sizes the lease. */
+const INLINE_LEASE_IDLE_MS = 60_000;
 
 export const nonce = () => randomBytes(12).toString('base64url');
 const uploadExpiry = (l: FileLimits) => new Date(Date.now() + l.uploadTtlSeconds * 1000);

@@ -2,35 +2,57 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import type { BlobStore } from '../../storage/blob-store';
+import { log } from '../../log';
 import { freeBlobs } from './blobs';
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 export interface RemovedFile {
   id: string;
   hash: string;
   stored: boolean;
+  /** a placeholder whose upload holds a live lease: its held bytes are left to that upload */
+  leased?: boolean;
 }
 
 export async function deleteFile(db: Db, store: BlobStore, file: File): Promise<void> {
   const removed = await db.$transaction(async (tx) => {
-    const slot = await tx.fileSlot.findUnique({ where: { id: file.slotId } });
+    // The slot row first, locked as a completion locks it (complete-placeholder.ts): which file is
+    // current cannot change between reading it and deleting.
+    const [slot] = await tx.$queryRaw<{ id: string; current_id: string | null }[]>`
+      SELECT id::text, current_id::text FROM file_slots WHERE id = ${file.slotId}::uuid FOR UPDATE`;
     if (!slot) return [];
     const rows =
-      slot.currentId === file.id
+      slot.current_id === file.id
         ? await tx.$queryRaw<RemovedFile[]>`DELETE FROM files WHERE slot_id = ${slot.id}::uuid RETURNING id::text, hash, stored`
         : await tx.$queryRaw<RemovedFile[]>`DELETE FROM files WHERE id = ${file.id}::uuid RETURNING id::text, hash, stored`;
     await tx.$executeRaw`DELETE FROM file_slots s WHERE s.id = ${slot.id}::uuid AND NOT EXISTS (SELECT 1 FROM files f WHERE f.slot_id = s.id)`;
-    return rows;
+    return markLeased(tx, rows);
   });
   await releaseBytes(db, store, removed);
 }
 
 /**
- * After rows are gone: drop held partial uploads and free blobs nothing refers to. The delete has
- * happened whatever this does: bytes it cannot free now (a read-only store) are logged and left
- * to the sweeps (sweep-uploads.ts, sweep-blobs.ts).
+ * Marks removed placeholders that an upload holds the lease of. Run after the DELETE, in its
+ * transaction: a lease is taken with the file row locked FOR SHARE, so it either committed before
+ * the DELETE got the row (and this later statement sees it) or finds the row gone and takes none.
+ */
+export async function markLeased(tx: Tx, rows: RemovedFile[]): Promise<RemovedFile[]> {
+  const ids = rows.filter((r) => !r.stored).map((r) => r.id);
+  if (!ids.length) return rows;
+  const live = await tx.$queryRaw<{ id: string }[]>`
+    SELECT file_id::text AS id FROM upload_leases WHERE file_id = ANY(${ids}::uuid[]) AND expires_at > now()`;
+  const leased = new Set(live.map((l) => l.id));
+  return rows.map((r) => ({ ...r, leased: leased.has(r.id) }));
+}
+
+/**
+ * After rows are gone: drop held partial uploads nobody is writing and free blobs nothing refers
+ * to. The delete has happened whatever this does: bytes it cannot free now (a read-only store) are
+ * logged and left to the sweeps (sweep-uploads.ts, sweep-blobs.ts).
  */
 export async function releaseBytes(db: Db, store: BlobStore, files: RemovedFile[]): Promise<void> {
-  const later = (err: unknown) => console.error(JSON.stringify({ level: 'warn', msg: 'bytes not freed yet; the sweep will', error: String(err) }));
-  for (const f of files) if (!f.stored) await store.dropHeld(f.id).catch(later);
+  const later = (err: unknown) => log.warn({ err }, 'bytes not freed yet; the sweep will');
+  for (const f of files) if (!f.stored && !f.leased) await store.dropHeld(f.id).catch(later);
   await freeBlobs(db, store, files.filter((f) => f.stored).map((f) => f.hash)).catch(later);
 }

@@ -2,7 +2,7 @@
 // expires"): copies of expired or deleted placeholders, and scratch copies a crash left behind.
 import type { Db } from '../../db/client';
 import type { BlobStore } from '../../storage/blob-store';
-import { isUploading } from './upload-lock';
+import { isUploadLeased } from './upload-lock';
 
 /** Scratch copies (inline-, verify-, check-) live for one request; older ones are leftovers. */
 const SCRATCH_GRACE_MS = 60 * 60 * 1000;
@@ -17,7 +17,8 @@ export async function sweepUploads(db: Db, store: BlobStore, now = new Date()): 
   let dropped = 0;
   for (const h of held) {
     const keep = UUID.test(h.uploadId) ? live.has(h.uploadId) : now.getTime() - h.modifiedAt.getTime() < SCRATCH_GRACE_MS;
-    if (keep || isUploading(h.uploadId)) continue;
+    // A live lease (this or another instance) means an upload is writing it right now.
+    if (keep || (UUID.test(h.uploadId) && (await isUploadLeased(db, h.uploadId)))) continue;
     await store.dropHeld(h.uploadId);
     dropped++;
   }

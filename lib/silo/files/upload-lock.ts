@@ -1,20 +1,104 @@
-// One upload at a time per placeholder, so two racing uploads can never mix their bytes.
-// The lock lives in this process: one Silo process serves a data directory (PGlite requires
-// that), and with PostgreSQL the held copies are local to the process that received them.
+// One upload at a time per placeholder, so two racing uploads never mix their bytes: a lease row
+// in upload_leases, which every instance on one database sees. A lease lapses unless renewed while
+// bytes flow, so an instance that dies mid-upload frees it about an idle timeout later.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client';
+import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
+import { fileNotFound } from './find-file';
 
-// On globalThis: Next bundles this module once per route, and both upload routes must share it.
+export interface UploadLease {
+  fileId: string;
+  holder: string;
+  /** the file row as it was when the lease was taken (fresher than what the route loaded) */
+  file: File;
+  idleMs: number;
+  /** set when a renewal found the lease gone: the file was deleted, or the lease lapsed and was taken */
+  lost?: 'deleted' | 'taken';
+  /** taken over from a holder whose lease lapsed (it died, or stalled): see receive-upload.ts */
+  tookOver: boolean;
+}
+
+/** A lease outlives the longest silence an upload allows (one idle timeout) plus a renewal step. */
+const leaseMs = (idleMs: number) => Math.ceil(idleMs + renewEveryMs(idleMs) + 10_000);
+/** Renew this often while an upload runs: a row write every few seconds, whatever its speed. */
+export const renewEveryMs = (idleMs: number) => Math.min(5_000, idleMs / 2);
+
+export const uploadBusy = () => new ApiError('upload_in_progress', 'Another upload to this file is in progress; retry when it ends');
+
+// Leases this process holds, for a quick look without the database (sweep-uploads used this first).
 const g = globalThis as unknown as { __siloUploadsBusy?: Set<string> };
-const busy = (g.__siloUploadsBusy ??= new Set<string>());
+const local = (g.__siloUploadsBusy ??= new Set<string>());
 
-export async function withUploadLock<T>(fileId: string, fn: () => Promise<T>): Promise<T> {
-  if (busy.has(fileId)) throw new ApiError('upload_in_progress', 'Another upload to this file is in progress; retry when it ends');
-  busy.add(fileId);
+/**
+ * Takes the lease on `fileId` or throws 409 upload_in_progress (404 when the file is gone).
+ * The file row is read FOR SHARE in the same transaction: a delete of the file either commits
+ * first (and this finds no row) or waits for this lease and then sees it (delete-file.ts).
+ */
+export async function acquireUploadLease(db: Db, fileId: string, idleMs: number): Promise<UploadLease> {
+  const holder = randomUUID();
+  const ms = leaseMs(idleMs);
+  const file = await db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM files WHERE id = ${fileId}::uuid FOR SHARE`;
+    if (!rows.length) throw fileNotFound();
+    // xmax is 0 on a row this statement inserted, non-zero on one it updated (a lapsed lease).
+    const got = await tx.$queryRaw<{ took_over: boolean }[]>`
+      INSERT INTO upload_leases (file_id, holder, expires_at) VALUES (${fileId}::uuid, ${holder}::uuid, now() + ${ms}::int * interval '1 millisecond')
+      ON CONFLICT (file_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+        WHERE upload_leases.expires_at <= now()
+      RETURNING (xmax <> 0) AS took_over`;
+    if (!got.length) throw uploadBusy();
+    return { file: await tx.file.findUniqueOrThrow({ where: { id: fileId } }), tookOver: got[0].took_over };
+  });
+  local.add(fileId);
+  return { fileId, holder, file: file.file, idleMs, tookOver: file.tookOver };
+}
+
+/** 'held' while the lease is still ours; else why not: the file was deleted, or the lease lapsed and another upload took it. */
+export async function renewUploadLease(db: Db, lease: UploadLease): Promise<'held' | 'deleted' | 'taken'> {
+  const renewed = await db.$executeRaw`
+    UPDATE upload_leases l SET expires_at = now() + ${leaseMs(lease.idleMs)}::int * interval '1 millisecond'
+    WHERE l.file_id = ${lease.fileId}::uuid AND l.holder = ${lease.holder}::uuid
+      AND EXISTS (SELECT 1 FROM files f WHERE f.id = l.file_id)`;
+  if (renewed === 1) return 'held';
+  return (await db.file.findUnique({ where: { id: lease.fileId }, select: { id: true } })) ? 'taken' : 'deleted';
+}
+
+export async function releaseUploadLease(db: Db, lease: UploadLease): Promise<void> {
+  local.delete(lease.fileId);
+  // If this fails (database gone), the lease lapses on its own.
+  await db.$executeRaw`DELETE FROM upload_leases WHERE file_id = ${lease.fileId}::uuid AND holder = ${lease.holder}::uuid`.catch(() => {});
+}
+
+/**
+ * Runs `fn` holding the lease on `fileId`, renewed every few seconds for as long as `fn` runs
+ * (re-reading a large held copy or placing it can take a while without a byte arriving); the
+ * lease is released however `fn` ends. `fn` sees `lease.lost` if a renewal finds it gone.
+ */
+export async function withUploadLease<T>(db: Db, fileId: string, idleMs: number, fn: (lease: UploadLease) => Promise<T>): Promise<T> {
+  const lease = await acquireUploadLease(db, fileId, idleMs);
+  let renewing: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(async () => {
+      const state = await renewUploadLease(db, lease).catch(() => 'held' as const); // a hiccup: try again next time
+      if (state !== 'held') lease.lost ??= state;
+    });
+  }, renewEveryMs(idleMs));
+  timer.unref();
   try {
-    return await fn();
+    return await fn(lease);
   } finally {
-    busy.delete(fileId);
+    clearInterval(timer);
+    await renewing;
+    await releaseUploadLease(db, lease);
   }
 }
 
-export const isUploading = (fileId: string) => busy.has(fileId);
+/** Whether some instance is receiving bytes for `fileId` now: its held copy must stay (sweep-uploads). */
+export async function isUploadLeased(db: Db, fileId: string): Promise<boolean> {
+  const rows = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM upload_leases WHERE file_id = ${fileId}::uuid AND expires_at > now()`;
+  return rows[0].n > 0;
+}
+
+/** Whether this process holds the lease on `fileId` (no database round trip; see isUploadLeased). */
+export const isUploading = (fileId: string) => local.has(fileId);

@@ -1,6 +1,6 @@
 // /silo/v1/entries/{entry_id}/files/{id}/data — the upload with the usual Bearer credential
 // (the form of Invopop's current API); HEAD tells how many bytes are held, for a resume.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { acceptUpload, uploadStatus } from '@/lib/http/bytes';
 import { siloContext } from '@/lib/http/context';
 import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
@@ -23,12 +23,6 @@ export default nodeRoute({
   },
   HEAD: async (req, res, ctx) => {
     const c = await load(req, ctx);
-    if (c.file.stored) {
-      res.statusCode = 204;
-      res.setHeader('Upload-Offset', Number(c.file.size));
-      res.setHeader('Upload-Length', Number(c.file.size));
-      return void res.end();
-    }
-    await uploadStatus(res, c.store, c.file);
+    await uploadStatus(res, c, c.file);
   },
 });

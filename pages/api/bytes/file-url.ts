@@ -1,4 +1,6 @@
 // /silo/v1/files/{id}?sig=… — a file's signed url: PUT/HEAD for the upload, GET/HEAD for the bytes.
+// A placeholder's url is the upload capability (contract §4: no other credential); once stored, a
+// private file's url needs its owner's credentials for every method, PUT included (no oracle).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptUpload, serveFile, uploadStatus } from '@/lib/http/bytes';
 import { authenticate, siloScope } from '@/lib/http/auth';
@@ -8,6 +10,7 @@ import { webHeaders } from '@/lib/http/node-adapter';
 import { pathId } from '@/lib/http/request';
 import { sessionPrincipal } from '@/lib/http/session';
 import { assertMayRead, findFileByUrl } from '@/lib/silo/files/find-file';
+import type { File } from '@/lib/db/generated/client';
 import { getDb, type Db } from '@/lib/db/client';
 import { blobStore } from '@/lib/storage';
 
@@ -17,7 +20,11 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   const db = await getDb();
   const signer = await signerFor(webHeaders(req));
   const file = await findFileByUrl(db, signer.secret, pathId(ctx.query.id, 'File not found'), ctx.query.sig ?? null);
-  return { db, signer, file, store: blobStore() };
+  // A stored private file's link needs its owner's credentials, for every method; a public one's none.
+  const authorizeStored = async (f: File) => {
+    if (f.private) await assertMayRead(db, f, await optionalScope(req, db));
+  };
+  return { db, signer, file, store: blobStore(), authorizeStored };
 }
 
 /**
@@ -34,10 +41,10 @@ async function optionalScope(req: IncomingMessage, db: Db) {
 }
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
-  const { db, file, store } = await load(req, ctx);
-  if (!file.stored && req.method === 'HEAD') return uploadStatus(res, store, file);
-  await assertMayRead(db, file, await optionalScope(req, db));
-  await serveFile(req, res, store, file, ctx.query.download === '1');
+  const deps = await load(req, ctx);
+  if (!deps.file.stored && req.method === 'HEAD') return uploadStatus(res, deps, deps.file);
+  await assertMayRead(deps.db, deps.file, await optionalScope(req, deps.db));
+  await serveFile(req, res, deps.store, deps.file, ctx.query.download === '1');
 }
 
 async function upload(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {

@@ -1,0 +1,229 @@
+// The upload lease (one upload per placeholder across instances) and what it protects: held bytes
+// against deletes and the sweep, a placeholder against an inline completion racing its upload.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwner } from '../../access/owners';
+import type { Scope } from '../../access/principal';
+import { fileInput } from '../../schemas/files';
+import { testWorld, type TestWorld } from '../../testing/database';
+import { createEntry } from '../entries';
+import { deleteEntry } from '../delete-entry';
+import { createFile, type FileLimits } from './create-file';
+import { deleteFile } from './delete-file';
+import { receiveUpload } from './receive-upload';
+import { sweepUploads } from './sweep-uploads';
+import { acquireUploadLease, isUploadLeased, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
+
+const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
+const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+let w: TestWorld;
+let scope: Scope;
+let ownerId: string;
+
+beforeAll(async () => {
+  w = await testWorld();
+  ownerId = (await createOwner(w.db.prisma, 'Acme')).id;
+  scope = { owners: [ownerId], sandbox: false };
+});
+afterAll(() => w.close());
+
+const newEntry = async () => (await createEntry(w.db.prisma, { ownerId, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+
+async function placeholder(bytes: Buffer, id?: string) {
+  const entryId = await newEntry();
+  const input = { name: `p-${Math.random()}.bin`, mime: 'application/octet-stream', sha256: sha(bytes), size: bytes.length };
+  const { file } = await createFile({ db: w.db.prisma, store: w.store, scope, entryId, id, input: parse(input), limits: LIMITS });
+  return { file, entryId, input };
+}
+
+/** A source that sends `first`, then waits for `go()` before sending `rest`. */
+function paused(first: Buffer, rest: Buffer) {
+  let go!: () => void;
+  const gate = new Promise<void>((r) => (go = r));
+  let started!: () => void;
+  const sending = new Promise<void>((r) => (started = r));
+  async function* source() {
+    yield first;
+    started();
+    await gate;
+    yield rest;
+  }
+  return { source: source(), go, sending };
+}
+
+describe('upload lease', () => {
+  it('one holder at a time; released at once; a lapsed lease is taken over and its old holder knows', async () => {
+    const { file } = await placeholder(Buffer.from('lease'));
+    const db = w.db.prisma;
+    const a = await acquireUploadLease(db, file.id, 1000);
+    await expect(acquireUploadLease(db, file.id, 1000)).rejects.toMatchObject({ key: 'upload_in_progress', status: 409 });
+    expect(await isUploadLeased(db, file.id)).toBe(true);
+    expect(await renewUploadLease(db, a)).toBe('held');
+    await releaseUploadLease(db, a);
+    expect(await isUploadLeased(db, file.id)).toBe(false);
+    const b = await acquireUploadLease(db, file.id, 1000);
+    // An instance that died: its lease lapses and the next upload takes it.
+    await db.$executeRaw`UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${file.id}::uuid`;
+    expect(await isUploadLeased(db, file.id)).toBe(false);
+    const c = await acquireUploadLease(db, file.id, 1000);
+    expect(await renewUploadLease(db, b)).toBe('taken');
+    await releaseUploadLease(db, b); // a no-op: not b's any more
+    expect(await isUploadLeased(db, file.id)).toBe(true);
+    await releaseUploadLease(db, c);
+  });
+
+  it('is renewed while its upload runs, even when no byte arrives for a while', async () => {
+    const { file } = await placeholder(Buffer.from('renew'));
+    const expiry = async () => (await w.db.prisma.uploadLease.findUniqueOrThrow({ where: { fileId: file.id } })).expiresAt.getTime();
+    await withUploadLease(w.db.prisma, file.id, 100, async () => {
+      const first = await expiry();
+      await new Promise((r) => setTimeout(r, 400));
+      expect(await expiry()).toBeGreaterThan(first);
+    });
+    expect(await isUploadLeased(w.db.prisma, file.id)).toBe(false);
+  });
+
+  it('an upload taking over a lapsed lease starts over: it never builds on bytes a stalled holder may still write', async () => {
+    const bytes = Buffer.alloc(3000, 5);
+    const { file } = await placeholder(bytes);
+    const db = w.db.prisma;
+    await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
+    const stalled = await acquireUploadLease(db, file.id, 1000);
+    expect(stalled.tookOver).toBe(false);
+    await db.$executeRaw`UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${file.id}::uuid`;
+    const resume = receiveUpload({ db, store: w.store, file, source: [bytes.subarray(1000)], contentRange: 'bytes 1000-2999/3000' });
+    await expect(resume).rejects.toMatchObject({ key: 'offset_mismatch', headers: { 'Upload-Offset': '0' } });
+    expect((await receiveUpload({ db, store: w.store, file, source: [bytes], contentRange: null })).kind).toBe('stored');
+    expect(await renewUploadLease(db, stalled)).toBe('taken');
+  });
+
+  it('a lease on a deleted file is refused with 404', async () => {
+    const { file } = await placeholder(Buffer.from('gone'));
+    await deleteFile(w.db.prisma, w.store, file);
+    await expect(acquireUploadLease(w.db.prisma, file.id, 1000)).rejects.toMatchObject({ key: 'not_found' });
+  });
+});
+
+describe('delete during an upload', () => {
+  for (const what of ['file', 'entry'] as const) {
+    it(`deleting the ${what} keeps the held bytes for the upload, which answers 404 and drops them`, async () => {
+      const bytes = Buffer.alloc(3000, 7);
+      const { file, entryId } = await placeholder(bytes);
+      const p = paused(bytes.subarray(0, 1000), bytes.subarray(1000));
+      const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: p.source, contentRange: null });
+      upload.catch(() => {});
+      await p.sending;
+      if (what === 'file') await deleteFile(w.db.prisma, w.store, file);
+      else await deleteEntry(w.db.prisma, w.store, scope, entryId);
+      expect((await w.store.listHeld()).map((h) => h.uploadId)).toContain(file.id);
+      // The sweep leaves them too: the lease is live.
+      await sweepUploads(w.db.prisma, w.store);
+      expect((await w.store.listHeld()).map((h) => h.uploadId)).toContain(file.id);
+      p.go();
+      await expect(upload).rejects.toMatchObject({ key: 'not_found', status: 404 });
+      expect(await w.store.heldSize(file.id)).toBe(0);
+      expect(await isUploadLeased(w.db.prisma, file.id)).toBe(false);
+      expect(await w.store.exists(sha(bytes))).toBe(false);
+    });
+  }
+
+  it('a running upload learns of the delete at its next renewal and stops reading', async () => {
+    const bytes = Buffer.alloc(3000, 6);
+    const { file } = await placeholder(bytes);
+    let asked = 0;
+    let deleted!: () => void;
+    const gate = new Promise<void>((r) => (deleted = r));
+    async function* source() {
+      asked++;
+      yield bytes.subarray(0, 1000);
+      await gate;
+      await new Promise((r) => setTimeout(r, 1500)); // many renewals (every 50 ms)
+      asked++;
+      yield bytes.subarray(1000, 2000);
+      asked++;
+      yield bytes.subarray(2000);
+    }
+    const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: source(), contentRange: null, idleMs: 100 });
+    upload.catch(() => {});
+    while (!asked) await new Promise((r) => setTimeout(r, 10));
+    await deleteFile(w.db.prisma, w.store, file);
+    deleted();
+    await expect(upload).rejects.toMatchObject({ key: 'not_found' });
+    expect(asked).toBe(2);
+    expect(await w.store.heldSize(file.id)).toBe(0);
+  });
+
+  it('a delete with no upload running drops the held bytes', async () => {
+    const bytes = Buffer.alloc(3000, 8);
+    const { file } = await placeholder(bytes);
+    await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
+    expect(await w.store.heldSize(file.id)).toBe(1000);
+    await deleteFile(w.db.prisma, w.store, file);
+    expect(await w.store.heldSize(file.id)).toBe(0);
+  });
+});
+
+describe('inline completion and upload of one placeholder', () => {
+  it('while an upload holds the lease, the inline completion answers 409; after it, the same record', async () => {
+    const bytes = Buffer.alloc(2000, 9);
+    const id = crypto.randomUUID();
+    const { file, entryId, input } = await placeholder(bytes, id);
+    const inline = () =>
+      createFile({ db: w.db.prisma, store: w.store, scope, entryId, id, input: parse({ ...input, data: bytes.toString('base64') }), limits: LIMITS });
+    const p = paused(bytes.subarray(0, 500), bytes.subarray(500));
+    const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: p.source, contentRange: null });
+    await p.sending;
+    await expect(inline()).rejects.toMatchObject({ key: 'upload_in_progress', status: 409 });
+    p.go();
+    expect((await upload).kind).toBe('stored');
+    const again = await inline();
+    expect(again.file).toMatchObject({ id, stored: true, version: 1 });
+  });
+
+  it('an upload arriving after the inline completion compares with the stored bytes', async () => {
+    const bytes = Buffer.alloc(2000, 10);
+    const id = crypto.randomUUID();
+    const { file, entryId, input } = await placeholder(bytes, id);
+    await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes.subarray(0, 700)], contentRange: 'bytes 0-699/2000' });
+    const done = await createFile({ db: w.db.prisma, store: w.store, scope, entryId, id, input: parse({ ...input, data: bytes.toString('base64') }), limits: LIMITS });
+    expect(done.file.stored).toBe(true);
+    expect(await w.store.heldSize(id)).toBe(0); // the partial upload's bytes are of no use now
+    // `file` is the placeholder as a route loaded it before the completion.
+    expect((await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes], contentRange: null })).kind).toBe('stored');
+    await expect(receiveUpload({ db: w.db.prisma, store: w.store, file, source: [Buffer.alloc(2000, 1)], contentRange: null })).rejects.toMatchObject({ key: 'conflict' });
+  });
+});
+
+describe('bytes that do not fit', () => {
+  it('a chunk longer than its Content-Range answers 413 and keeps what was held before it', async () => {
+    const bytes = Buffer.alloc(3000, 11);
+    const { file } = await placeholder(bytes);
+    const put = (range: string, b: Buffer, declaredLength?: number) =>
+      receiveUpload({ db: w.db.prisma, store: w.store, file, source: [b], contentRange: range, declaredLength });
+    expect(await put('bytes 0-999/3000', bytes.subarray(0, 1000))).toEqual({ kind: 'partial', offset: 1000 });
+    await expect(put('bytes 1000-1999/3000', bytes.subarray(1000, 2500))).rejects.toMatchObject({ key: 'too_large', status: 413 });
+    expect(await w.store.heldSize(file.id)).toBe(1000);
+    await expect(put('bytes 1000-1999/3000', bytes.subarray(1000, 2500), 1500)).rejects.toMatchObject({ key: 'too_large' });
+    expect(await w.store.heldSize(file.id)).toBe(1000);
+    expect((await put('bytes 1000-2999/3000', bytes.subarray(1000))).kind).toBe('stored');
+  });
+
+  it('bytes compared with a stored file are never written', async () => {
+    const bytes = Buffer.alloc(4000, 12);
+    const { file } = await placeholder(bytes);
+    await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes], contentRange: null });
+    const before = await w.store.listHeld();
+    const stored = (await w.db.prisma.file.findUniqueOrThrow({ where: { id: file.id } }));
+    let heldDuring: unknown[] = [];
+    async function* watching() {
+      yield bytes.subarray(0, 2000);
+      heldDuring = await w.store.listHeld();
+      yield bytes.subarray(2000);
+    }
+    expect((await receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: watching(), contentRange: null })).kind).toBe('stored');
+    expect(heldDuring).toEqual(before);
+    await expect(receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: [bytes, bytes], contentRange: null })).rejects.toMatchObject({ key: 'conflict' });
+  });
+});

@@ -1,0 +1,33 @@
+// A placeholder's upload window and progress, shared by PUT (receive-upload.ts) and HEAD (the
+// byte routes): one place decides that a url has expired and how many bytes are held.
+import type { Db } from '../../db/client';
+import type { File } from '../../db/generated/client';
+import { ApiError } from '../../errors';
+import type { BlobStore } from '../../storage/blob-store';
+import { isUploadLeased, type UploadLease } from './upload-lock';
+
+export interface UploadProgress {
+  /** bytes held (all of them once stored) */
+  offset: number;
+  length: number;
+}
+
+const expired = (file: File) => !file.stored && !!file.uploadExpiresAt && file.uploadExpiresAt.getTime() <= Date.now();
+
+/**
+ * Refuses an expired upload url with 403 upload_url_expired and drops its held bytes (contract §4),
+ * unless an upload still holds its lease: those bytes are that upload's until it ends.
+ */
+export async function assertUploadOpen(db: Db, store: BlobStore, file: File, lease?: UploadLease): Promise<void> {
+  if (!expired(file)) return;
+  if (lease?.fileId === file.id || !(await isUploadLeased(db, file.id))) await store.dropHeld(file.id);
+  throw new ApiError('upload_url_expired', 'The upload url has expired; repeat the file request for a fresh one');
+}
+
+/** What HEAD of an upload reports: Upload-Offset and Upload-Length (tus). */
+export async function uploadProgress(db: Db, store: BlobStore, file: File): Promise<UploadProgress> {
+  const length = Number(file.size);
+  if (file.stored) return { offset: length, length };
+  await assertUploadOpen(db, store, file);
+  return { offset: await store.heldSize(file.id), length };
+}
