@@ -10,6 +10,7 @@ import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
 import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
 import { sweepUploads } from './silo/files/sweep-uploads';
+import { releaseLeasesOfDeadProcesses } from './silo/files/upload-lock';
 import { bindStore, movedDefaultProblem } from './silo/store-binding';
 import { blobStore } from './storage';
 import type { BlobStore } from './storage/blob-store';
@@ -37,6 +38,7 @@ export async function announce() {
     lockDataDir(embeddedLockFile(c.DATA_DIR), 'a Silo server');
   }
   const db = await database();
+  if (db.kind === 'pglite') await releaseLeasesOfDeadProcesses(db.prisma);
   const store = blobStore();
   await refuseMovedDefault(c, db, store);
   await bindStore(db.prisma, store).catch((err) => {

@@ -102,3 +102,13 @@ export async function isUploadLeased(db: Db, fileId: string): Promise<boolean> {
 
 /** Whether this process holds the lease on `fileId` (no database round trip; see isUploadLeased). */
 export const isUploading = (fileId: string) => local.has(fileId);
+
+/**
+ * Start-up on the embedded database: this process holds the data directory alone, so every lease
+ * left in it belonged to a process that is gone (a crash, a SIGKILL) and can write no more. Freed
+ * at once, their uploads resume where they stopped instead of waiting for the lease to lapse and
+ * starting over (the takeover rule above, which guards against holders that may still be alive).
+ */
+export async function releaseLeasesOfDeadProcesses(db: Db): Promise<number> {
+  return db.$executeRaw`DELETE FROM upload_leases`;
+}
