@@ -1,5 +1,6 @@
 // Configuration from the environment, validated once. Every limit of contract §6 is here.
 import { z } from 'zod';
+import { parseAddressList } from './address-list';
 
 const MiB = 1024 * 1024;
 const int = (def: number) => z.coerce.number().int().positive().default(def);
@@ -19,6 +20,20 @@ const schema = z.object({
   TOKEN_TTL_SECONDS: int(3600),
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
   RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
+  RATE_LIMIT_AUTHORIZE_FAILURES_PER_MINUTE: int(10),
+  // Peers whose X-Forwarded-For names the client (addresses and CIDRs, comma separated).
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        parseAddressList(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      }
+    }),
+  // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
+  NEXTAUTH_SECRET: z.string().min(32).optional(),
 });
 
 export type Config = z.infer<typeof schema> & { maxJsonBytes: number; storageDir: string };
