@@ -31,12 +31,6 @@ export async function consume(key: string, seconds: number, now = Date.now()): P
   return usage(c, now);
 }
 
-/** The current window of `key` without counting (count 0 when none is open). */
-export async function peek(key: string, now = Date.now()): Promise<Usage> {
-  const c = windows.get(key);
-  return c && c.resetAt > now ? usage(c, now) : { count: 0, retryAfter: 0 };
-}
-
 /** Gives back one event counted in the current window of `key` (an attempt that turned out fine). */
 export async function release(key: string, now = Date.now()): Promise<void> {
   const c = windows.get(key);
