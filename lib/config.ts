@@ -1,6 +1,7 @@
 // Configuration from the environment, validated once. Every limit of contract §6 is here.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { parseAddressList } from './address-list';
 
 const MiB = 1024 * 1024;
 const int = (def: number) => z.coerce.number().int().positive().default(def);
@@ -33,6 +34,20 @@ const schema = z.object({
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
   UPLOAD_IDLE_TIMEOUT_SECONDS: int(60),
   RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
+  RATE_LIMIT_AUTHORIZE_FAILURES_PER_MINUTE: int(10),
+  // Peers whose X-Forwarded-For names the client (addresses and CIDRs, comma separated).
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        parseAddressList(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      }
+    }),
+  // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
+  NEXTAUTH_SECRET: z.string().min(32).optional(),
   // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(25),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

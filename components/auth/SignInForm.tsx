@@ -9,6 +9,8 @@ import { ErrorNote } from '@/components/ui/bits';
 
 export async function signInWith(email: string, password: string) {
   const res = await signIn('credentials', { email, password, redirect: false });
+  // The server's own words only for its sign-in limit (lib/console/server/sign-in-limit.ts).
+  if (res?.error?.startsWith('Too many attempts')) throw new Error(res.error);
   if (!res || res.error) throw new Error('Wrong email or password');
 }
 

@@ -31,8 +31,13 @@ export async function rotateAppSecret(db: Db, id: string) {
   return { ...presentApp(app), client_secret: secret };
 }
 
-export async function listApps(db: Db, q: { limit: number; cursor?: string }) {
-  const rows = await db.app.findMany({ where: afterCursor(q.cursor), orderBy: NEWEST_FIRST, take: q.limit + 1 });
+/** Every application, or with `onlyOwners` (a console member) those enrolled in one of those workspaces. */
+export async function listApps(db: Db, q: { limit: number; cursor?: string }, onlyOwners?: string[]) {
+  const rows = await db.app.findMany({
+    where: { ...(onlyOwners ? { enrollments: { some: { ownerId: { in: onlyOwners } } } } : {}), ...afterCursor(q.cursor) },
+    orderBy: NEWEST_FIRST,
+    take: q.limit + 1,
+  });
   const p = page(rows, q.limit, q.cursor);
   return { ...p, list: p.list.map(presentApp) };
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 
 let signingSecret: string | undefined;
 
-/** The secret that signs file urls (and, unless NEXTAUTH_SECRET is set, console sessions). */
+/** The secret that signs file urls. Never console sessions: lib/http/session-secret.ts keeps that one out of the database. */
 export async function instanceSecret(db: Db): Promise<string> {
   if (signingSecret) return signingSecret;
   const fresh = randomBytes(32).toString('base64url');

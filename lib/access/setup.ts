@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
+import { UNIQUE, isUniqueViolation } from '../silo/db-errors';
 import { hashSecret, sameHash } from './secrets';
 
 const SETTING = 'setup_token_hash';
@@ -23,17 +24,28 @@ export async function setupTokenValid(db: Db, token: string): Promise<boolean> {
 
 export const hashPassword = (password: string) => argon2Hash(password, { algorithm: 2 });
 
-/** Creates the first admin and spends the token, in one transaction. */
+const spent = () => new ApiError('forbidden', 'This setup link has been used or replaced; restart the server for a new one');
+
+/** Creates the first admin and spends the token, in one transaction; racing calls: one wins, the rest 403. */
 export async function completeSetup(db: Db, token: string, user: { email: string; name: string; password: string }) {
+  // The token first: it is a cheap constant-time comparison, while argon2 costs tens of
+  // milliseconds of CPU, so a flood of wrong tokens must never reach it.
+  if (!(await setupTokenValid(db, token))) throw spent();
   const passwordHash = await hashPassword(user.password);
-  return db.$transaction(async (tx) => {
-    const row = await tx.setting.findUnique({ where: { name: SETTING } });
-    if (!row || !sameHash(row.value, hashSecret(token)) || (await tx.user.count()) > 0)
-      throw new ApiError('forbidden', 'This setup link has been used or replaced; restart the server for a new one');
-    await tx.setting.delete({ where: { name: SETTING } });
-    return tx.user.create({
-      data: { id: randomUUID(), email: user.email.toLowerCase(), name: user.name, passwordHash, admin: true },
-      omit: { passwordHash: true },
+  try {
+    return await db.$transaction(async (tx) => {
+      // The claim: exactly one of racing completions deletes the row. On PostgreSQL the others'
+      // DELETE waits for the winner to commit, then matches nothing.
+      const { count } = await tx.setting.deleteMany({ where: { name: SETTING, value: hashSecret(token) } });
+      if (count !== 1 || (await tx.user.count()) > 0) throw spent();
+      return tx.user.create({
+        data: { id: randomUUID(), email: user.email.toLowerCase(), name: user.name, passwordHash, admin: true },
+        omit: { passwordHash: true },
+      });
     });
-  });
+  } catch (err) {
+    // A user made meanwhile with the admin key under the same email: the instance is set up.
+    if (isUniqueViolation(err, UNIQUE.userEmail)) throw spent();
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-// Console users: sign-in checks, and the admin's list / create / update with workspace memberships.
+// Console users: sign-in checks, and the admin's list / create / update / remove with workspace memberships.
 import { randomUUID } from 'node:crypto';
 import { verify as argon2Verify } from '@node-rs/argon2';
 import type { Db } from '../db/client';
@@ -27,7 +27,13 @@ export async function verifyCredentials(db: Db, email: string, password: string)
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
   dummyHash ??= hashPassword('silo-no-such-user');
   const ok = await argon2Verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
-  return user && ok ? { id: user.id, email: user.email, name: user.name } : undefined;
+  return user && ok ? { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } : undefined;
+}
+
+/** The version a session of this user must carry to be valid; undefined once the user is removed. */
+export async function currentSessionVersion(db: Db, id: string): Promise<number | undefined> {
+  const row = await db.user.findUnique({ where: { id }, select: { sessionVersion: true } });
+  return row?.sessionVersion;
 }
 
 const withMemberships = { memberships: { orderBy: { createdAt: 'asc' as const } } };
@@ -83,7 +89,8 @@ export async function updateUser(db: Db, id: string, patch: UserUpdate, actingUs
   await db.$transaction(async (tx) => {
     await tx.user.update({
       where: { id },
-      data: { name: patch.name, admin: patch.admin, ...(passwordHash ? { passwordHash } : {}) },
+      // A new password ends every session of the user at once (sessions carry the version).
+      data: { name: patch.name, admin: patch.admin, ...(passwordHash ? { passwordHash, sessionVersion: { increment: 1 } } : {}) },
     });
     if (patch.owner_ids) {
       await tx.membership.deleteMany({ where: { userId: id } });
@@ -91,4 +98,11 @@ export async function updateUser(db: Db, id: string, patch: UserUpdate, actingUs
     }
   });
   return getUser(db, id);
+}
+
+/** Removes a user with its memberships; its sessions end at once (they find no user). */
+export async function deleteUser(db: Db, id: string, actingUserId?: string): Promise<void> {
+  if (id === actingUserId) throw new ApiError('forbidden', 'You cannot remove yourself');
+  const { count } = await db.user.deleteMany({ where: { id } });
+  if (!count) throw notFound('User not found');
 }

@@ -1,4 +1,5 @@
-// GET /admin/v1/apps (no secrets) and POST: an application with its client secret, shown once.
+// GET /admin/v1/apps (no secrets; a member: the apps enrolled in its workspaces) and POST (admins):
+// an application with its client secret, shown once.
 import { createApp, listApps } from '@/lib/access/apps';
 import { adminContext } from '@/lib/http/admin';
 import { readJson, readQuery } from '@/lib/http/request';
@@ -11,7 +12,7 @@ import { AppInput } from '@/lib/schemas/access';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
-    return json(await listApps(a.db, readQuery(req.url, listQuery(limits().maxListLimit))));
+    return json(await listApps(a.db, readQuery(req.url, listQuery(limits().maxListLimit)), a.onlyOwners));
   },
   POST: async (req) => {
     const a = await adminContext(req);

@@ -6,7 +6,8 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/errors';
 import { bearerOf } from '@/lib/http/auth';
 import { basicCredentials } from '@/lib/http/basic';
-import { clientAddress, rateLimit } from '@/lib/http/rate-limit';
+import { countAuthorizeCall, verifyWithinLimits } from '@/lib/http/authorize-limit';
+import { clientAddress } from '@/lib/http/client-address';
 import { readJson } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
@@ -15,15 +16,15 @@ import { AuthorizeInput } from '@/lib/schemas/access';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: async (req) => {
     const c = config();
-    rateLimit(`authorize:addr:${clientAddress(req.headers)}`, c.RATE_LIMIT_AUTHORIZE_PER_MINUTE);
+    const address = clientAddress(req.headers);
+    await countAuthorizeCall(address);
     const input = await readJson(req, AuthorizeInput, 64 * 1024);
     const basic = basicCredentials(req.headers);
     const clientId = basic?.id ?? input.client_id;
     const secret = basic?.secret ?? input.client_secret;
     if (!clientId || !secret) throw new ApiError('unauthorized', 'Send client_id and client_secret (in the body or as HTTP Basic)');
-    rateLimit(`authorize:client:${clientId}`, c.RATE_LIMIT_AUTHORIZE_PER_MINUTE);
     const db = await getDb();
-    const app = await verifyClient(db, clientId, secret);
+    const app = await verifyWithinLimits(address, clientId, () => verifyClient(db, clientId, secret));
     const ownerKey = req.headers.get('x-owner-key') ?? (basic ? undefined : bearerOf(req.headers));
     const record = await authorizeEnrollment(db, {
       app,

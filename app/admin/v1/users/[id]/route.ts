@@ -1,8 +1,9 @@
-// GET /admin/v1/users/{id} and PATCH (name, password, admin, owner_ids — memberships replaced whole).
-import { getUser, updateUser } from '@/lib/access/users';
+// GET /admin/v1/users/{id}, PATCH (name, password, admin, owner_ids — memberships replaced whole;
+// a new password ends the user's sessions) and DELETE (the user's sessions end at once).
+import { deleteUser, getUser, updateUser } from '@/lib/access/users';
 import { adminContext } from '@/lib/http/admin';
 import { pathId, readJson } from '@/lib/http/request';
-import { json } from '@/lib/http/respond';
+import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { UserUpdate } from '@/lib/schemas/users';
 
@@ -16,5 +17,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const patch = await readJson(req, UserUpdate, 64 * 1024);
     const acting = a.principal.kind === 'user' ? a.principal.userId : undefined;
     return json(await updateUser(a.db, pathId(params.id, 'User not found'), patch, acting));
+  },
+  DELETE: async (req, { params }) => {
+    const a = await adminContext(req);
+    const acting = a.principal.kind === 'user' ? a.principal.userId : undefined;
+    await deleteUser(a.db, pathId(params.id, 'User not found'), acting);
+    return noContent();
   },
 });

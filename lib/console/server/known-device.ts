@@ -1,0 +1,36 @@
+// A "known device" cookie (OWASP's device cookies against online guessing): a browser that once
+// signed in to an account carries proof of it, so a stranger's failed guesses, which lock the
+// account for unknown browsers, never lock out its owner's own browser.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sessionSecret } from '@/lib/http/session-secret';
+
+export const DEVICE_COOKIE = 'silo-device';
+const MAX_AGE = 180 * 24 * 3600;
+
+async function mac(email: string, nonce: string): Promise<string> {
+  return createHmac('sha256', await sessionSecret()).update(`known-device\0${email}\0${nonce}`).digest('base64url');
+}
+
+/** The device id of a cookie value, when it proves a past sign-in to `email`. */
+export async function knownDevice(cookieValue: string | undefined, email: string): Promise<string | undefined> {
+  const [nonce, sig, extra] = (cookieValue ?? '').split('.');
+  if (!nonce || !sig || extra !== undefined || nonce.length > 64) return undefined;
+  const want = Buffer.from(await mac(email, nonce));
+  const got = Buffer.from(sig);
+  return got.length === want.length && timingSafeEqual(got, want) ? nonce : undefined;
+}
+
+/** The Set-Cookie header that marks this browser as known for `email`. */
+export async function deviceCookie(email: string, secure: boolean): Promise<string> {
+  const nonce = randomBytes(16).toString('base64url');
+  const value = `${nonce}.${await mac(email, nonce)}`;
+  return `${DEVICE_COOKIE}=${value}; Path=/api/auth; Max-Age=${MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+export function cookieValue(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}

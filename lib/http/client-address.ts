@@ -1,0 +1,32 @@
+// The address a request comes from, for rate limits. The TCP peer is what our server
+// (scripts/serve.mjs) wrote into X-Silo-Peer, overwriting whatever a client sent; X-Forwarded-For
+// counts only when that peer is one of TRUSTED_PROXIES, since anyone else can write anything there.
+import net from 'node:net';
+import { normalizeAddress, parseAddressList } from '../address-list';
+import { config } from '../config';
+
+const g = globalThis as unknown as { __siloTrusted?: { list: string; block: net.BlockList } };
+
+function trusted(address: string): boolean {
+  const list = config().TRUSTED_PROXIES;
+  if (!list) return false;
+  if (g.__siloTrusted?.list !== list) g.__siloTrusted = { list, block: parseAddressList(list) };
+  const family = net.isIP(address);
+  return family !== 0 && g.__siloTrusted.block.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * The client's address: the peer, or, when the peer is a trusted proxy, the right-most
+ * X-Forwarded-For hop that is not itself a trusted proxy (each proxy appends the peer it saw, so
+ * hops left of that one were written by the client and prove nothing).
+ */
+export function clientAddress(headers: Headers): string {
+  let address = normalizeAddress(headers.get('x-silo-peer') ?? '') || 'unknown';
+  if (!trusted(address)) return address;
+  const hops = (headers.get('x-forwarded-for') ?? '').split(',').map(normalizeAddress).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    address = hops[i].slice(0, 64);
+    if (!trusted(address)) break;
+  }
+  return address;
+}
