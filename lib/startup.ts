@@ -38,7 +38,7 @@ export async function announce() {
     lockDataDir(embeddedLockFile(c.DATA_DIR), 'a Silo server');
   }
   const db = await database();
-  if (db.kind === 'pglite') await releaseLeasesOfDeadProcesses(db.prisma);
+  await releaseLeasesOfDeadProcesses(db.prisma);
   const store = blobStore();
   await refuseMovedDefault(c, db, store);
   await bindStore(db.prisma, store).catch((err) => {

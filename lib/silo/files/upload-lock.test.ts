@@ -12,7 +12,9 @@ import { createFile, type FileLimits } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
-import { acquireUploadLease, isUploadLeased, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
+import { acquireUploadLease, isUploadLeased, releaseLeasesOfDeadProcesses, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
 
 const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
 const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
@@ -226,4 +228,33 @@ describe('bytes that do not fit', () => {
     expect(heldDuring).toEqual(before);
     await expect(receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: [bytes, bytes], contentRange: null })).rejects.toMatchObject({ key: 'conflict' });
   });
+
+  it("start-up frees this host's leases whose process is gone, and its own pid's, and keeps the rest; the upload then resumes", async () => {
+    const db = w.db.prisma;
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => gone.once('exit', r));
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      const bytes = Buffer.alloc(3000, 7);
+      const cases = { dead: `${os.hostname()}/${gone.pid}`, self: `${os.hostname()}/${process.pid}`, live: `${os.hostname()}/${other.pid}`, remote: `elsewhere.example/${gone.pid}` };
+      const files: Record<string, Awaited<ReturnType<typeof placeholder>>['file']> = {};
+      for (const [name, instance] of Object.entries(cases)) {
+        const { file } = await placeholder(bytes);
+        await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
+        await db.$executeRaw`INSERT INTO upload_leases (file_id, holder, instance, expires_at) VALUES (${file.id}::uuid, gen_random_uuid(), ${instance}, now() + interval '1 hour')`;
+        files[name] = file;
+      }
+      expect(await releaseLeasesOfDeadProcesses(db)).toBe(2);
+      expect(await isUploadLeased(db, files.dead.id)).toBe(false);
+      expect(await isUploadLeased(db, files.self.id)).toBe(false);
+      expect(await isUploadLeased(db, files.live.id)).toBe(true);
+      expect(await isUploadLeased(db, files.remote.id)).toBe(true);
+      // The freed upload resumes from its held bytes; it is not a takeover that starts over.
+      const done = await receiveUpload({ db, store: w.store, file: files.dead, source: [bytes.subarray(1000)], contentRange: 'bytes 1000-2999/3000' });
+      expect(done.kind).toBe('stored');
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
 });
+

@@ -2,6 +2,7 @@
 // in upload_leases, which every instance on one database sees. A lease lapses unless renewed while
 // bytes flow, so an instance that dies mid-upload frees it about an idle timeout later.
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
@@ -43,8 +44,9 @@ export async function acquireUploadLease(db: Db, fileId: string, idleMs: number)
     if (!rows.length) throw fileNotFound();
     // xmax is 0 on a row this statement inserted, non-zero on one it updated (a lapsed lease).
     const got = await tx.$queryRaw<{ took_over: boolean }[]>`
-      INSERT INTO upload_leases (file_id, holder, expires_at) VALUES (${fileId}::uuid, ${holder}::uuid, now() + ${ms}::int * interval '1 millisecond')
-      ON CONFLICT (file_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+      INSERT INTO upload_leases (file_id, holder, instance, expires_at)
+        VALUES (${fileId}::uuid, ${holder}::uuid, ${THIS_INSTANCE}, now() + ${ms}::int * interval '1 millisecond')
+      ON CONFLICT (file_id) DO UPDATE SET holder = EXCLUDED.holder, instance = EXCLUDED.instance, expires_at = EXCLUDED.expires_at
         WHERE upload_leases.expires_at <= now()
       RETURNING (xmax <> 0) AS took_over`;
     if (!got.length) throw uploadBusy();
@@ -103,12 +105,34 @@ export async function isUploadLeased(db: Db, fileId: string): Promise<boolean> {
 /** Whether this process holds the lease on `fileId` (no database round trip; see isUploadLeased). */
 export const isUploading = (fileId: string) => local.has(fileId);
 
+/** This process, as a lease records it: host/pid. */
+const THIS_INSTANCE = `${os.hostname()}/${process.pid}`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Start-up on the embedded database: this process holds the data directory alone, so every lease
- * left in it belonged to a process that is gone (a crash, a SIGKILL) and can write no more. Freed
- * at once, their uploads resume where they stopped instead of waiting for the lease to lapse and
- * starting over (the takeover rule above, which guards against holders that may still be alive).
+ * Start-up: leases held by processes of this host that are gone (a crash, a SIGKILL) can be
+ * written by nobody any more, so they are freed at once and their uploads resume where they
+ * stopped, instead of waiting for the lease to lapse and then starting over (the takeover rule
+ * above, which guards against holders on other hosts that may only have stalled). A lease with
+ * this process's own pid is a predecessor's too: a process that has just started holds none (a
+ * container restarted under the same hostname often gets the same pid). On the embedded database
+ * every lease is this host's. Returns how many were freed.
  */
 export async function releaseLeasesOfDeadProcesses(db: Db): Promise<number> {
-  return db.$executeRaw`DELETE FROM upload_leases`;
+  const host = os.hostname();
+  const rows = await db.$queryRaw<{ instance: string }[]>`SELECT DISTINCT instance FROM upload_leases WHERE instance LIKE ${`${host}/%`}`;
+  let freed = 0;
+  for (const { instance } of rows) {
+    const pid = Number(instance.slice(host.length + 1));
+    if (pid === process.pid || !alive(pid)) freed += await db.$executeRaw`DELETE FROM upload_leases WHERE instance = ${instance}`;
+  }
+  return freed;
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "upload_leases" ADD COLUMN     "instance" TEXT NOT NULL DEFAULT '';
