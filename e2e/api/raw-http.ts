@@ -86,8 +86,9 @@ export function errorOf(r: Outcome): { code: number; key: string; message: strin
 }
 
 /** The held (partial upload and scratch) copies in a test server's store. */
-export async function heldCopies(dataDir: string): Promise<string[]> {
-  return (await readdir(path.join(dataDir, 'blobs', 'held')).catch(() => [] as string[])).sort();
+/** The held upload copies in a server's local store (its storageDir). */
+export async function heldCopies(storageDir: string): Promise<string[]> {
+  return (await readdir(path.join(storageDir, 'held')).catch(() => [] as string[])).sort();
 }
 
 /** Points a file url at the test server (the url carries the host the request came to). */

@@ -70,7 +70,7 @@ test('a stalled upload holds its lock only until the idle timeout; then HEAD tel
   };
   // Trickle until the server is receiving (its held copy exists), then, while bytes keep coming,
   // a second upload is told the first one holds the lock.
-  while (!(await heldCopies(api.server.dataDir)).includes(p.id)) await send();
+  while (!(await heldCopies(api.server.storageDir)).includes(p.id)) await send();
   const retry = api.call(p.url, { method: 'PUT', body: bytes, auth: false });
   let settled = false;
   void retry.finally(() => (settled = true));
@@ -119,13 +119,13 @@ test('a stalled PUT to a stored file writes nothing to the store and ends after 
   const created = await api.call(`/silo/v1/entries/${entryId}/files`, { method: 'POST', body: JSON.stringify({ name: 'stored.bin', data: b64(bytes) }) });
   expect(created.status).toBe(201);
   const url = onServer((await created.json()).url, api.server.url);
-  const before = await heldCopies(api.server.dataDir);
+  const before = await heldCopies(api.server.storageDir);
   const put = openPut(url, { 'Content-Length': bytes.length });
   await put.write(bytes.subarray(0, bytes.length / 2));
   await sleep(500);
-  expect(await heldCopies(api.server.dataDir)).toEqual(before);
+  expect(await heldCopies(api.server.storageDir)).toEqual(before);
   expectIdle(await put.outcome);
-  expect(await heldCopies(api.server.dataDir)).toEqual(before);
+  expect(await heldCopies(api.server.storageDir)).toEqual(before);
   put.req.destroy();
 });
 

@@ -19,7 +19,7 @@ async function placeholder(request: APIRequestContext, key: string, entryId: str
 }
 
 const statusOf = (o: Outcome) => (o instanceof Error ? o.message : o.status);
-const blobPath = (dataDir: string, hash: string) => path.join(dataDir, 'blobs', 'sha256', hash.slice(0, 2), hash);
+const blobPath = (storageDir: string, hash: string) => path.join(storageDir, 'sha256', hash.slice(0, 2), hash);
 
 for (const target of ['file', 'entry'] as const) {
   test(`deleting the ${target} while its upload streams: 200 or 404, never 500; the file and its bytes are gone`, async ({ request, newOwner, server }) => {
@@ -43,7 +43,7 @@ for (const target of ['file', 'entry'] as const) {
       await expectError(await request.get(`/silo/v1/entries/${entry.id}/files/${p.id}`, { headers: bearer(liveKey) }), 404, 'not_found');
       expect((await request.head(p.url)).status()).toBe(404);
       expect(await heldCopies(server.dataDir)).not.toContain(p.id);
-      expect(existsSync(blobPath(server.dataDir, sha256(bytes)))).toBe(false);
+      expect(existsSync(blobPath(server.storageDir, sha256(bytes)))).toBe(false);
     }
     console.log(`delete ${target} during upload, outcomes:`, seen);
   });

@@ -43,12 +43,12 @@ test('bytes compared with a stored public file: 200 the same, 409 other, shorter
   const entry = await createEntry(request, liveKey);
   const bytes = randomBytes(64 * 1024);
   const { url } = await (await request.post(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(liveKey), data: { name: 'public.bin', data: b64(bytes) } })).json();
-  const before = await heldCopies(server.dataDir);
+  const before = await heldCopies(server.storageDir);
   expect((await request.put(url, { data: bytes })).status()).toBe(200);
   await expectError(await request.put(url, { data: randomBytes(bytes.length) }), 409, 'conflict');
   await expectError(await request.put(url, { data: bytes.subarray(1) }), 409, 'conflict');
   await expectError(await request.put(url, { data: Buffer.concat([bytes, Buffer.from('!')]) }), 409, 'conflict');
-  expect(await heldCopies(server.dataDir)).toEqual(before);
+  expect(await heldCopies(server.storageDir)).toEqual(before);
 });
 
 for (const framing of ['Content-Length', 'chunked'] as const) {
