@@ -5,6 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { issueSetupToken } from './access/setup';
 import { log } from './log';
+import { runExclusively } from './db/job-lease';
+import { forgetEndedWindows } from './http/rate-limit';
 import { config, type Config } from './config';
 import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
@@ -60,16 +62,22 @@ export async function announce() {
   if (token) log.info(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
 }
 
-/** One sweep at a time: a long one (a large store) is not started again while it runs. */
+/**
+ * One sweep at a time: a long one (a large store) is not started again while it runs, and of
+ * several instances on one database only the holder of the `sweep` job lease runs it.
+ */
 function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
   let running = false;
   return async (uploads: boolean) => {
     if (running) return;
     running = true;
     try {
-      if (uploads) await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
-      const swept = await sweepBlobs(db.prisma, store, { placedAfter });
-      if (swept.freed) log.info({ freed: swept.freed }, `Freed ${swept.freed} unreferenced blob(s)`);
+      await runExclusively(db.prisma, 'sweep', SWEEP_EVERY_MS, async () => {
+        if (uploads) await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
+        const swept = await sweepBlobs(db.prisma, store, { placedAfter });
+        if (swept.freed) log.info({ freed: swept.freed }, `Freed ${swept.freed} unreferenced blob(s)`);
+        await forgetEndedWindows();
+      });
     } catch (err) {
       log.error({ err }, 'blob sweep failed');
     } finally {

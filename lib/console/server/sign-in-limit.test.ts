@@ -1,11 +1,19 @@
 // Sign-in limits: failures lock an account for unknown browsers only, never its known device;
 // concurrent guesses cannot slip past the limit together.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testWorld, type TestWorld } from '../../testing/database';
 import { FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, withinSignInLimits } from './sign-in-limit';
 
 const wrong = async () => undefined;
 const right = async () => ({ id: 'u' });
+
+// The counters live in the database (every instance counts together).
+let w: TestWorld;
+beforeAll(async () => {
+  w = await testWorld();
+});
+afterAll(() => w.close());
 
 describe('withinSignInLimits', () => {
   it('locks an account for unknown browsers after its failures, right password included', async () => {

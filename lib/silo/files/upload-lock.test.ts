@@ -256,5 +256,21 @@ describe('bytes that do not fit', () => {
       other.kill('SIGKILL');
     }
   });
+
+  it("a resume may take at once the unexpired lease of a dead process of this host, and builds on its held bytes", async () => {
+    const db = w.db.prisma;
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => gone.once('exit', r));
+    const bytes = Buffer.alloc(3000, 9);
+    const { file } = await placeholder(bytes);
+    await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
+    await db.$executeRaw`INSERT INTO upload_leases (file_id, holder, instance, expires_at) VALUES (${file.id}::uuid, gen_random_uuid(), ${`${os.hostname()}/${gone.pid}`}, now() + interval '1 hour')`;
+    const done = await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(1000)], contentRange: 'bytes 1000-2999/3000' });
+    expect(done.kind).toBe('stored');
+    // A live holder elsewhere still refuses.
+    const other = await placeholder(bytes);
+    await db.$executeRaw`INSERT INTO upload_leases (file_id, holder, instance, expires_at) VALUES (${other.file.id}::uuid, gen_random_uuid(), 'elsewhere.example/1', now() + interval '1 hour')`;
+    await expect(receiveUpload({ db, store: w.store, file: other.file, source: [bytes], contentRange: null })).rejects.toMatchObject({ key: 'upload_in_progress' });
+  });
 });
 

@@ -42,15 +42,19 @@ export async function acquireUploadLease(db: Db, fileId: string, idleMs: number)
   const file = await db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM files WHERE id = ${fileId}::uuid FOR SHARE`;
     if (!rows.length) throw fileNotFound();
+    // A holder that is a dead process of this host writes no more: its lease is free at once and
+    // its held bytes are safe to build on (no takeover). Anyone else's lease holds until it lapses.
+    const current = await tx.$queryRaw<{ instance: string }[]>`SELECT instance FROM upload_leases WHERE file_id = ${fileId}::uuid`;
+    const deadHere = current.length > 0 && isDeadProcessOfThisHost(current[0].instance);
     // xmax is 0 on a row this statement inserted, non-zero on one it updated (a lapsed lease).
     const got = await tx.$queryRaw<{ took_over: boolean }[]>`
       INSERT INTO upload_leases (file_id, holder, instance, expires_at)
         VALUES (${fileId}::uuid, ${holder}::uuid, ${THIS_INSTANCE}, now() + ${ms}::int * interval '1 millisecond')
       ON CONFLICT (file_id) DO UPDATE SET holder = EXCLUDED.holder, instance = EXCLUDED.instance, expires_at = EXCLUDED.expires_at
-        WHERE upload_leases.expires_at <= now()
+        WHERE upload_leases.expires_at <= now() OR ${deadHere}
       RETURNING (xmax <> 0) AS took_over`;
     if (!got.length) throw uploadBusy();
-    return { file: await tx.file.findUniqueOrThrow({ where: { id: fileId } }), tookOver: got[0].took_over };
+    return { file: await tx.file.findUniqueOrThrow({ where: { id: fileId } }), tookOver: got[0].took_over && !deadHere };
   });
   local.add(fileId);
   return { fileId, holder, file: file.file, idleMs, tookOver: file.tookOver };
@@ -127,12 +131,19 @@ function alive(pid: number): boolean {
  * every lease is this host's. Returns how many were freed.
  */
 export async function releaseLeasesOfDeadProcesses(db: Db): Promise<number> {
-  const host = os.hostname();
-  const rows = await db.$queryRaw<{ instance: string }[]>`SELECT DISTINCT instance FROM upload_leases WHERE instance LIKE ${`${host}/%`}`;
+  const rows = await db.$queryRaw<{ instance: string }[]>`SELECT DISTINCT instance FROM upload_leases WHERE instance LIKE ${`${os.hostname()}/%`}`;
   let freed = 0;
   for (const { instance } of rows) {
-    const pid = Number(instance.slice(host.length + 1));
-    if (pid === process.pid || !alive(pid)) freed += await db.$executeRaw`DELETE FROM upload_leases WHERE instance = ${instance}`;
+    if (instance === THIS_INSTANCE || isDeadProcessOfThisHost(instance))
+      freed += await db.$executeRaw`DELETE FROM upload_leases WHERE instance = ${instance}`;
   }
   return freed;
+}
+
+/** A lease's process (host/pid) that is of this host and no longer runs. */
+function isDeadProcessOfThisHost(instance: string): boolean {
+  const host = os.hostname();
+  if (!instance.startsWith(`${host}/`)) return false;
+  const pid = Number(instance.slice(host.length + 1));
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid);
 }

@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testWorld, type TestWorld } from '../testing/database';
+import { runExclusively } from './job-lease';
+
+let w: TestWorld;
+beforeAll(async () => {
+  w = await testWorld();
+});
+afterAll(() => w.close());
+
+describe('runExclusively', () => {
+  it('runs a job once while another holds it, and again after it ends', async () => {
+    const db = w.db.prisma;
+    let release!: () => void;
+    const first = runExclusively(db, 'sweep', 60_000, () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 50));
+    let ran = false;
+    expect(await runExclusively(db, 'sweep', 60_000, async () => void (ran = true))).toBe(false);
+    expect(ran).toBe(false);
+    release();
+    expect(await first).toBe(true);
+    expect(await runExclusively(db, 'sweep', 60_000, async () => void (ran = true))).toBe(true);
+    expect(ran).toBe(true);
+  });
+
+  it('takes over a lease whose holder died (expired)', async () => {
+    const db = w.db.prisma;
+    await db.$executeRaw`INSERT INTO job_leases (name, holder, expires_at) VALUES ('dead', gen_random_uuid(), now() - interval '1 second')`;
+    expect(await runExclusively(db, 'dead', 60_000, async () => {})).toBe(true);
+  });
+});
