@@ -3,7 +3,7 @@
 // link that checks its token first and is spent exactly once under a race. Each describe starts
 // its own server (own limits, own counters), on the project's database.
 import { test, expect, type APIRequestContext, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
-import { startServer, type SiloServer } from '../fixtures/server';
+import { setupLinkIn, startServer, type SiloServer } from '../fixtures/server';
 import { expectError } from './helpers';
 
 const databaseOf = (info: TestInfo) => ((info.project.use as { database?: 'pglite' | 'postgres' }).database ?? 'pglite');
@@ -160,7 +160,7 @@ test.describe('the setup link', () => {
       const s = await startServer({ database: databaseOf(info) });
       try {
         let link: string | undefined;
-        await expect.poll(() => (link = /One-time setup link[^:]*: (\S+)/.exec(s.output())?.[1]), { timeout: 20_000 }).toBeTruthy();
+        await expect.poll(() => (link = setupLinkIn(s.output())), { timeout: 20_000 }).toBeTruthy();
         const token = new URL(link!).searchParams.get('token');
         const api = await playwright.request.newContext({ baseURL: s.url });
         const answers = await Promise.all(

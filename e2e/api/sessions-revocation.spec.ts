@@ -8,7 +8,7 @@ import path from 'node:path';
 import { encode } from 'next-auth/jwt';
 import pg from 'pg';
 import { expect, test } from '../fixtures';
-import { startServer } from '../fixtures/server';
+import { setupLinkIn, startServer } from '../fixtures/server';
 import { expectError } from './helpers';
 
 async function signIn(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, email: string, password: string) {
@@ -95,7 +95,7 @@ test('the session secret is a 0600 file in the data directory; no value in the d
   const s = await startServer({ database, env: dbUrl ? { DATABASE_URL: dbUrl } : {} });
   try {
     let link: string | undefined;
-    await expect.poll(() => (link = /One-time setup link[^:]*: (\S+)/.exec(s.output())?.[1]), { timeout: 20_000 }).toBeTruthy();
+    await expect.poll(() => (link = setupLinkIn(s.output())), { timeout: 20_000 }).toBeTruthy();
     const token = new URL(link!).searchParams.get('token');
     const api = await playwright.request.newContext({ baseURL: s.url });
     // a signed file url, so that the database holds its url-signing secret

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect, test as base } from '../fixtures';
-import type { SiloServer } from '../fixtures/server';
+import { setupLinkIn, type SiloServer } from '../fixtures/server';
 
 export interface Account {
   email: string;
@@ -15,7 +15,7 @@ export interface Account {
 export async function setupLink(server: SiloServer): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(() => (link = /One-time setup link[^:]*: (http[^\s"]+)/.exec(server.output())?.[1]), { timeout: 20_000 })
+    .poll(() => (link = setupLinkIn(server.output())), { timeout: 20_000 })
     .toBeTruthy();
   return link!;
 }
