@@ -112,10 +112,17 @@ const server = http.createServer(
     if (!METHODS.has(req.method)) return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, { Allow: [...METHODS].join(', ') });
     if (malformedPath(req.url ?? '/')) return sendError(req, res, 400, 'bad_request', 'The request path is not valid percent-encoding');
     closeSilentBody(req, res);
-    handle(req, res).catch((err) => {
+    const handled = handle(req, res).catch((err) => {
       log.error({ err, request_id: requestId }, 'request failed outside the app');
       if (!res.headersSent) sendError(req, res, 500, 'internal', 'Internal error');
       else res.destroy();
+    });
+    // Until its handler has finished (an upload flushing what it holds, releasing its lease), a
+    // request keeps a shutting-down process alive, even after its connection is gone.
+    inFlight.add(handled);
+    void handled.finally(() => {
+      inFlight.delete(handled);
+      if (draining && inFlight.size === 0) exitSoon();
     });
   },
 );
@@ -125,15 +132,22 @@ server.listen(port, hostname, () => {
   // lib/startup.ts prints the URL once the database is ready.
 });
 // Stop accepting, let requests in flight finish for the grace period, then close what is left
-// (an upload cut off keeps its held bytes: it resumes on this or another instance) and go.
+// (an upload cut off keeps its held bytes: it resumes on this or another instance), wait for
+// those handlers to finish their cleanup, and go.
+const inFlight = new Set();
+let draining = false;
+// A moment for the log and the database client to write what they hold.
+const exitSoon = () => setTimeout(() => process.exit(0), 100);
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.once(sig, () => {
-    log.info({ signal: sig, grace_seconds: GRACE_MS / 1000 }, 'shutting down');
-    server.close(() => process.exit(0));
+    log.info({ signal: sig, grace_seconds: GRACE_MS / 1000, in_flight: inFlight.size }, 'shutting down');
+    draining = true;
+    server.close();
     server.closeIdleConnections();
+    if (inFlight.size === 0) return void exitSoon();
     setTimeout(() => {
       server.closeAllConnections();
-      // Handlers of the connections just closed release their locks before the process goes.
-      setTimeout(() => process.exit(0), 2000).unref();
+      // The handlers of the connections just closed clean up; a stuck one does not hold the exit.
+      setTimeout(() => process.exit(0), 10_000).unref();
     }, GRACE_MS).unref();
   });

@@ -1,6 +1,7 @@
 // The secret that signs console sessions: NEXTAUTH_SECRET, else one generated once into
 // $DATA_DIR/session-secret (mode 0600). Never the database: whoever can read the database must
 // not be able to mint an administrator's cookie. Several instances must share NEXTAUTH_SECRET.
+import { log } from '../log';
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ export async function sessionSecret(): Promise<string> {
   if (fromEnv) return fromEnv;
   if (!g.__siloSessionSecret) {
     if (config().DATABASE_URL)
-      console.warn(`NEXTAUTH_SECRET is not set: console sessions are signed with ${sessionSecretFile()}, which other instances sharing this database do not have; set NEXTAUTH_SECRET on each of them`);
+      log.warn(`NEXTAUTH_SECRET is not set: console sessions are signed with ${sessionSecretFile()}, which other instances sharing this database do not have; set NEXTAUTH_SECRET on each of them`);
     g.__siloSessionSecret = loadOrCreate(sessionSecretFile());
     g.__siloSessionSecret.catch(() => (g.__siloSessionSecret = undefined));
   }

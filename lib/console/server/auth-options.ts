@@ -1,6 +1,7 @@
 // next-auth options for the console, built per request: sign-in is rate limited by the caller's
 // address and browser (sign-in-limit.ts), and every session carries its user's session version,
 // checked on each use (lib/http/session.ts), so a password change or a removal ends it at once.
+import { log } from '@/lib/log';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { currentSessionVersion, verifyCredentials } from '@/lib/access/users';
@@ -55,9 +56,9 @@ export async function authOptions(request: SignInRequest): Promise<NextAuthOptio
       // A revoked session ending is expected, not an error worth a log entry.
       error(code, metadata) {
         if (code === 'JWT_SESSION_ERROR' && (metadata as { message?: string })?.message === REVOKED) return;
-        console.error(`[next-auth][error][${code}]`, metadata);
+        log.error({ code, metadata }, 'next-auth error');
       },
-      warn: (code) => console.warn(`[next-auth][warn][${code}]`),
+      warn: (code) => log.warn({ code }, 'next-auth warning'),
       debug: () => {},
     },
   };

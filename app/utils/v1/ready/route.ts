@@ -2,6 +2,7 @@
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/errors';
 import { json } from '@/lib/http/respond';
+import { log } from '@/lib/log';
 import { route } from '@/lib/http/route';
 import { bindStore } from '@/lib/silo/store-binding';
 import { blobStore } from '@/lib/storage';
@@ -22,7 +23,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
       checks.storage = 'ok';
     } catch (err) {
       if ((err as Error)?.name === 'StoreOfAnotherDatabase') failed = 'the blob store belongs to another database';
-      console.error(JSON.stringify({ level: 'error', msg: `not ready: ${failed}`, error: String((err as Error)?.message ?? err) }));
+      log.error({ error: String((err as Error)?.message ?? err) }, `not ready: ${failed}`);
       throw new ApiError('not_ready', `Not ready: ${failed}`);
     }
     return json({ ready: true, checks });
