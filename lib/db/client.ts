@@ -7,6 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from '../config';
+import { log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 
@@ -34,6 +35,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server ends (a restart, a failover, an administrator) is an event, not
+  // a crash: without a listener node-postgres would throw it out of the process. The pool opens a
+  // new connection for the next query.
+  pool.on('error', (err) => log.warn({ err }, 'an idle PostgreSQL connection was closed'));
   const sql: SqlRunner = {
     exec: async (text) => void (await pool.query(text)),
     query: async (text, params) => (await pool.query(text, params)).rows,
