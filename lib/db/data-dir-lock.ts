@@ -56,7 +56,7 @@ export function lockDataDir(lockFile: string, what: string): () => void {
     }
     const holder = readHolder(lockFile);
     // A holder on another host (a container sharing the volume) cannot be checked: never guess.
-    if (holder && (holder.host !== os.hostname() || (holder.pid !== process.pid && alive(holder.pid)))) throw new DataDirInUse(lockFile, holder);
+    if (holder && (holder.host !== os.hostname() || (holder.pid !== process.pid && processAlive(holder.pid)))) throw new DataDirInUse(lockFile, holder);
     unlinkQuietly(lockFile); // stale: its process is gone
   }
   throw new Error(`could not take the lock ${lockFile}`);
@@ -71,7 +71,8 @@ function readHolder(lockFile: string): Holder | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs on this host (EPERM: it runs, as another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -120,6 +120,13 @@ export function storeFailure(err: unknown): 'full' | 'unavailable' | undefined {
   const e = err as NodeJS.ErrnoException | undefined;
   if (e?.name === 'StoreFull') return 'full';
   if (e?.name === 'StoreUnavailable') return 'unavailable';
+  // An AWS SDK error (it carries $metadata): the bucket unreachable, refusing our credentials or
+  // failing (5xx). A 404 or 412 is the store's own business and never reaches here.
+  const sdk = (err as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata;
+  if (sdk && typeof sdk === 'object') {
+    const status = sdk.httpStatusCode;
+    return status === undefined || status >= 500 || status === 403 ? 'unavailable' : undefined;
+  }
   if (typeof e?.code !== 'string' || typeof e.syscall !== 'string') return undefined;
   if (FULL.has(e.code)) return 'full';
   if (UNAVAILABLE.has(e.code)) return 'unavailable';

@@ -3,6 +3,7 @@
 // bytes flow, so an instance that dies mid-upload frees it about an idle timeout later.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { processAlive } from '../../db/data-dir-lock';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
@@ -112,15 +113,6 @@ export const isUploading = (fileId: string) => local.has(fileId);
 /** This process, as a lease records it: host/pid. */
 const THIS_INSTANCE = `${os.hostname()}/${process.pid}`;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Start-up: leases held by processes of this host that are gone (a crash, a SIGKILL) can be
  * written by nobody any more, so they are freed at once and their uploads resume where they
@@ -145,5 +137,5 @@ function isDeadProcessOfThisHost(instance: string): boolean {
   const host = os.hostname();
   if (!instance.startsWith(`${host}/`)) return false;
   const pid = Number(instance.slice(host.length + 1));
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid);
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
 }
