@@ -71,8 +71,9 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
   const f = lease.file;
   const size = Number(f.size);
   await assertUploadOpen(o.db, o.store, f, lease);
-  // A lapsed lease's holder may still be alive (stalled past its lease) and flush one last batch
-  // into the held copy: never build on it. Start over; an instance that died costs a re-upload.
+  // A lapsed lease's holder on another host may still be alive (stalled past its lease) and flush
+  // one last batch into the held copy: never build on it, start over. (A dead holder of this host
+  // is known dead: its lease is taken without tookOver and its bytes are built on.)
   if (lease.tookOver) await o.store.dropHeld(f.id);
   const held = await o.store.heldSize(f.id);
   if (range && range.start !== held)
