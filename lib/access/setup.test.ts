@@ -1,10 +1,8 @@
 // The one-time setup link: the token is checked before any argon2 work, and racing completions
 // make exactly one admin, the others answered 403 (10 rounds, on PGlite and, with
 // TEST_DATABASE_URL, on a real PostgreSQL where the race is a real one).
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '../db/client';
+import { testDatabases, testWorld } from '../testing/database';
 import { isApiError } from '../errors';
 import { completeSetup, issueSetupToken } from './setup';
 
@@ -23,56 +21,23 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
 
 const ROUNDS = 10;
 const RACERS = 20;
-const pgBase = process.env.TEST_DATABASE_URL;
-
-async function postgresDatabase(): Promise<{ db: Database; drop(): Promise<void> }> {
-  const name = `silo_setup_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(pgBase!);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString() });
-  return {
-    db,
-    async drop() {
-      await db.close();
-      const c = new pg.Client({ connectionString: pgBase });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 const worlds: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const close of worlds) await close();
 });
 
-const kinds: Array<['pglite' | 'postgres', () => Promise<Database>]> = [
-  [
-    'pglite',
-    async () => {
-      const db = await openDatabase({});
-      worlds.push(() => db.close());
-      return db;
-    },
-  ],
-  ...(pgBase
-    ? [
-        [
-          'postgres',
-          async () => {
-            const p = await postgresDatabase();
-            worlds.push(p.drop);
-            return p.db;
-          },
-        ] as ['postgres', () => Promise<Database>],
-      ]
-    : []),
-];
+const kinds = testDatabases().map(
+  (kind) =>
+    [
+      kind,
+      async () => {
+        const w = await testWorld({ database: kind });
+        worlds.push(() => w.close());
+        return w.db;
+      },
+    ] as const,
+);
 
 describe.each(kinds)('completeSetup on %s', (_kind, open) => {
   it('never hashes a password for a wrong token', async () => {

@@ -1,52 +1,28 @@
 // Unique violations recognised by exact constraint name, on PGlite and (with TEST_DATABASE_URL)
 // on PostgreSQL, whose drivers report them differently; and the races that rely on it.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../access/apps';
 import { authorizeEnrollment } from '../access/authorize-enrollment';
 import { createOwner } from '../access/owners';
 import { createUser } from '../access/users';
-import { openDatabase, type Database } from '../db/client';
+import type { Database } from '../db/client';
+import { testDatabases, testWorld } from '../testing/database';
 import { UNIQUE, isUniqueViolation, type UniqueConstraint } from './db-errors';
 import { createEntry } from './entries';
 
 const ALL = Object.values(UNIQUE) as UniqueConstraint[];
 const violated = (err: unknown) => ALL.filter((c) => isUniqueViolation(err, c)).map((c) => c.name);
 
-async function postgres(): Promise<{ db: Database; drop(): Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `silo_unit_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString() });
-  return {
-    db,
-    async drop() {
-      await db.close();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
+const databases = testDatabases();
 
 describe.each(databases)('on %s', (kind) => {
   let db: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    if (kind === 'postgres') ({ db, drop } = await postgres());
-    else {
-      db = await openDatabase({});
-      drop = () => db.close();
-    }
+    const w = await testWorld({ database: kind });
+    ({ db } = w);
+    drop = () => w.close();
   });
   afterAll(() => drop());
 
