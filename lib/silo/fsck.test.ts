@@ -1,20 +1,16 @@
 // fsck: every referenced blob there with the right size and bytes; unreferenced blobs and held
 // copies listed; --fix frees what nothing refers to and nothing else.
-import { createHash } from 'node:crypto';
 import { truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../access/owners';
 import type { Scope } from '../access/principal';
-import { fileInput } from '../schemas/files';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createEntry } from './entries';
-import { createFile, type FileLimits } from './files/create-file';
+import { createFile } from './files/create-file';
 import { fsck } from './fsck';
+import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../testing/files';
 
-const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
-const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
-const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe.each(testDatabases())('fsck (%s)', (database) => {

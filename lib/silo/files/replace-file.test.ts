@@ -1,21 +1,17 @@
 // Versions: replacement by category + key, atomic swaps, racing replacements, restore, delete.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
 import type { Scope } from '../../access/principal';
 import { ApiError } from '../../errors';
-import { fileInput } from '../../schemas/files';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { createEntry } from '../entries';
-import { createFile, type FileLimits } from './create-file';
+import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
 import { currentFiles, previousOf } from './slots';
+import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
-const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
-const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
-const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 let w: TestWorld;

@@ -2,24 +2,20 @@
 // faulty-disk.ts, behind the BlobStore interface). Every failed request answers the contract's
 // error body with a status the client can act on, changes nothing stored, never leaves a stored
 // file without its bytes, and leaves the placeholder resumable.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
 import type { Scope } from '../../access/principal';
 import { toApiError } from '../../errors';
-import { fileInput } from '../../schemas/files';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { createEntry, } from '../entries';
 import { deleteEntry } from '../delete-entry';
-import { createFile, type FileLimits } from './create-file';
+import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { currentFiles, previousOf } from './slots';
 import { sweepBlobs } from './sweep-blobs';
+import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
-const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
-const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
-const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const MiB = 1024 * 1024;
 const bytesOf = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff));

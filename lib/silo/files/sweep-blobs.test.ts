@@ -1,24 +1,20 @@
 // The sweep of unreferenced blobs: it frees every blob no stored file refers to, never a referenced
 // one, and never the bytes an upload is placing (the window between commitHeld and the commit of
 // the file row that refers to them).
-import { createHash } from 'node:crypto';
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
 import type { Scope } from '../../access/principal';
-import { fileInput } from '../../schemas/files';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { createEntry } from '../entries';
 import { withPlacedBlob } from './blobs';
-import { createFile, type FileLimits } from './create-file';
+import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { makeCurrent } from './slots';
 import { sweepBlobs, sweepHorizon } from './sweep-blobs';
+import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
-const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
-const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
-const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe.each(testDatabases())('sweepBlobs (%s)', (database) => {

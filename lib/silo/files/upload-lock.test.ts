@@ -1,24 +1,20 @@
 // The upload lease (one upload per placeholder across instances) and what it protects: held bytes
 // against deletes and the sweep, a placeholder against an inline completion racing its upload.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
 import type { Scope } from '../../access/principal';
-import { fileInput } from '../../schemas/files';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { createEntry } from '../entries';
 import { deleteEntry } from '../delete-entry';
-import { createFile, type FileLimits } from './create-file';
+import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
 import { acquireUploadLease, isUploadLeased, releaseLeasesOfDeadProcesses, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
-const LIMITS: FileLimits = { maxInlineBytes: 5 << 20, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
-const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 let w: TestWorld;
 let scope: Scope;

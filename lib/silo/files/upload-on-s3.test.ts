@@ -1,24 +1,20 @@
 // Files on the S3 store through the domain code: inline bytes, a placeholder upload that breaks
 // off and is resumed by another store instance (another server process), a checksum failure,
 // deduplication and freeing, and the upload sweep — on PGlite and a local s3rver.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
 import type { Scope } from '../../access/principal';
-import { fileInput } from '../../schemas/files';
 import { S3Store } from '../../storage/s3-store';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { startS3rver, type LocalS3 } from '../../testing/s3rver';
 import { createEntry } from '../entries';
-import { createFile, type FileLimits } from './create-file';
+import { createFile } from './create-file';
+import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
 
 const MiB = 1024 * 1024;
-const LIMITS: FileLimits = { maxInlineBytes: 5 * MiB, maxFileBytes: 1 << 30, uploadTtlSeconds: 3600 };
-const parse = (v: object) => fileInput({ maxFileBytes: LIMITS.maxFileBytes, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 let w: TestWorld;
 let s3: LocalS3;
