@@ -1,18 +1,10 @@
 // Issue 9 (hostile review), items 14 and 15: a console member sees only the applications
 // enrolled in its workspaces; console pages cannot be framed and leak no full URL in Referer,
 // while the API keeps its own headers.
-import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { bearer, expect, test } from '../fixtures';
-import { b64, createEntry, inlineFile } from './helpers';
-
-async function signIn(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, email: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL });
-  const { csrfToken } = await (await ctx.get('/api/auth/csrf')).json();
-  await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' }, maxRedirects: 0 });
-  expect((await (await ctx.get('/api/auth/session')).json())?.user?.email).toBe(email);
-  return ctx;
-}
+import { b64, createEntry, inlineFile, signIn } from './helpers';
 
 async function newApp(admin: APIRequestContext, name: string) {
   const res = await admin.post('/admin/v1/apps', { data: { name, trusted: true } });

@@ -1,6 +1,6 @@
 // Small helpers for the API suite: hashing, entry creation, error-shape assertions.
 import { createHash } from 'node:crypto';
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import type { APIRequestContext, APIResponse, PlaywrightWorkerArgs } from '@playwright/test';
 import { bearer, expect } from '../fixtures';
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -32,3 +32,13 @@ export async function inlineFile(request: APIRequestContext, key: string, entryI
 }
 
 export const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
+
+/** Signs in to the console through next-auth's credentials flow; the context carries the session cookie. */
+export async function signIn(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, email: string, password: string) {
+  const ctx = await playwright.request.newContext({ baseURL });
+  const { csrfToken } = await (await ctx.get('/api/auth/csrf')).json();
+  const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' }, maxRedirects: 0 });
+  expect([200, 302]).toContain(res.status());
+  expect((await (await ctx.get('/api/auth/session')).json())?.user?.email).toBe(email);
+  return ctx;
+}

@@ -1,19 +1,9 @@
 // Contract §2: console users on the API — the session cookie, the same-origin rule for
 // mutations, workspaces named with X-Silo-Owner, and members confined to their workspaces.
-import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { bearer, expect, test } from '../fixtures';
-import { b64, createEntry, expectError, inlineFile } from './helpers';
-
-async function signIn(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, email: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL });
-  const { csrfToken } = await (await ctx.get('/api/auth/csrf')).json();
-  const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' }, maxRedirects: 0 });
-  expect([200, 302]).toContain(res.status());
-  const session = await (await ctx.get('/api/auth/session')).json();
-  expect(session?.user?.email).toBe(email);
-  return ctx;
-}
+import { b64, createEntry, expectError, inlineFile, signIn } from './helpers';
 
 async function newUser(admin: APIRequestContext, data: { admin?: boolean; owner_ids?: string[] }) {
   const email = `u-${randomUUID().slice(0, 8)}@example.com`;

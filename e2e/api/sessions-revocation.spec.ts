@@ -1,7 +1,7 @@
 // Issue 9 (hostile review), item 13: console sessions end at once when their user's password
 // changes or the user is removed (API and console pages alike), and the secret that signs them
 // is a 0600 file in the data directory, never a value in the database.
-import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { stat, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,15 +9,7 @@ import { encode } from 'next-auth/jwt';
 import pg from 'pg';
 import { expect, test } from '../fixtures';
 import { setupLinkIn, startServer } from '../fixtures/server';
-import { expectError } from './helpers';
-
-async function signIn(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, email: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL });
-  const { csrfToken } = await (await ctx.get('/api/auth/csrf')).json();
-  await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' }, maxRedirects: 0 });
-  expect((await (await ctx.get('/api/auth/session')).json())?.user?.email).toBe(email);
-  return ctx;
-}
+import { expectError, signIn } from './helpers';
 
 async function newUser(admin: APIRequestContext, data: { admin?: boolean } = {}) {
   const email = `s-${randomUUID().slice(0, 8)}@example.com`;
