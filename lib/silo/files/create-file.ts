@@ -10,7 +10,7 @@ import { findEntry } from '../entries';
 import { UNIQUE, isUniqueViolation, sameJson } from '../db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob } from './blobs';
-import { ensureSlot, makeCurrent } from './slots';
+import { ensureSlot, insertCurrent, makeCurrent } from './slots';
 import { lockForCompletion } from './complete-placeholder';
 import { withUploadLease } from './upload-lock';
 
@@ -87,12 +87,7 @@ function rowFields(input: FileInput, content: Content) {
 }
 
 async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
-  return placeInline(o, content, async (tx) => {
-    const slotId = await ensureSlot(tx, entryId, o.input.category, o.input.key ?? o.input.name);
-    const file = await tx.file.create({ data: { id, entryId, slotId, urlNonce: nonce(), ...rowFields(o.input, content) } });
-    await makeCurrent(tx, file);
-    return tx.file.findUniqueOrThrow({ where: { id: file.id } });
-  });
+  return placeInline(o, content, (tx) => insertCurrent(tx, { id, entryId, urlNonce: nonce(), ...rowFields(o.input, content) }));
 }
 
 /** Inline bytes take the uploads' path: a held copy, placed under its hash as `refer` points a file at it. */

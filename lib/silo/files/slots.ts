@@ -4,7 +4,7 @@
 // serialise on that row and every one of them gets its own version number: none is lost.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
-import type { File } from '../../db/generated/client';
+import { Prisma, type File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
 
 type Tx = Omit<Db, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
@@ -16,6 +16,39 @@ export async function ensureSlot(db: Tx, entryId: string, category: string, key:
     RETURNING id::text`;
   return rows[0].id;
 }
+
+/** A new stored version's row, as insertCurrent takes it. */
+export type NewStoredFile = Pick<File, 'id' | 'entryId' | 'name' | 'category' | 'key' | 'desc' | 'mime' | 'size' | 'hash' | 'embeddable' | 'private' | 'urlNonce'> & {
+  meta: unknown;
+};
+
+/**
+ * Inserts a stored file as the current version of its slot (category + key or name; made if new)
+ * in one statement, in the caller's transaction: what ensureSlot, a create and makeCurrent do in
+ * five round trips. The slot's upsert locks its row as makeCurrent's UPDATE does, so racing
+ * versions still serialise on it and each gets its own number. current_id has no foreign key,
+ * so the slot may name the file the same statement inserts.
+ */
+export async function insertCurrent(tx: Tx, f: NewStoredFile): Promise<File> {
+  const rows = await tx.$queryRaw<File[]>`
+    WITH slot AS (
+      INSERT INTO file_slots (id, entry_id, category, key, seq, current_id)
+      VALUES (${randomUUID()}::uuid, ${f.entryId}::uuid, ${f.category}, ${f.key ?? f.name}, 1, ${f.id}::uuid)
+      ON CONFLICT (entry_id, category, key) DO UPDATE SET seq = file_slots.seq + 1, current_id = EXCLUDED.current_id
+      RETURNING id, seq)
+    INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version, url_nonce, stored_at)
+    SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, true,
+      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, slot.seq, ${f.urlNonce}, now()
+    FROM slot
+    RETURNING ${FILE_COLUMNS}`;
+  return rows[0];
+}
+
+/** The columns of files under the names of Prisma's File. */
+const FILE_COLUMNS = Prisma.raw(
+  `id::text, entry_id::text AS "entryId", slot_id::text AS "slotId", name, category, key, "desc", mime, size, hash, stored, embeddable,
+   private, meta, version, url_nonce AS "urlNonce", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt"`,
+);
 
 export class AlreadyStored extends Error {}
 
@@ -30,8 +63,13 @@ export async function makeCurrent(tx: Tx, file: { id: string; slotId: string }):
   await tx.$executeRaw`UPDATE files SET version = ${rows[0].seq} WHERE id = ${file.id}::uuid`;
 }
 
+/** What a file's `previous` shows of each earlier version. */
+export type PreviousVersion = Pick<File, 'id' | 'hash' | 'size' | 'createdAt' | 'version'>;
+
 /** Earlier stored versions of a file, newest first; for a placeholder, every stored version of its slot. */
-export async function previousOf(db: Tx, file: File): Promise<File[]> {
+export async function previousOf(db: Tx, file: File): Promise<PreviousVersion[]> {
+  // Versions count from 1: the first has none before it (most files), and no query is needed.
+  if (file.version === 1) return [];
   return db.file.findMany({
     where: {
       slotId: file.slotId,
@@ -39,6 +77,7 @@ export async function previousOf(db: Tx, file: File): Promise<File[]> {
       id: { not: file.id },
       ...(file.version !== null ? { version: { lt: file.version } } : {}),
     },
+    select: { id: true, hash: true, size: true, createdAt: true, version: true },
     orderBy: { version: 'desc' },
   });
 }
