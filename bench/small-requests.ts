@@ -7,7 +7,7 @@
 // BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped)
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -179,10 +179,27 @@ async function bench(database: 'pglite' | 'postgres') {
     await wrk(server.url, get(w, '/utils/v1/ping'), 2); // warm-up: JIT and the first requests' lazy work
     for (const c of CASES.slice(1)) await wrk(server.url, c.script(w), 1);
     const results: Result[] = [];
-    for (const c of CASES) results.push(await wrk(server.url, c.script(w)));
+    for (const c of CASES) {
+      // wrk stops with up to 32 requests still in the server: they must not run into the next case.
+      await settle(server.pid);
+      results.push(await wrk(server.url, c.script(w)));
+    }
     print(database, results, counts);
   } finally {
     await server.stop();
+  }
+}
+
+/** Waits until the process has been nearly idle (< 10% of a core) for a quarter second, 30 s at most. */
+async function settle(pid: number) {
+  const cpu = () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
+  };
+  for (let i = 0; i < 120; i++) {
+    const before = cpu();
+    await new Promise((r) => setTimeout(r, 250));
+    if (cpu() - before <= 2) return;
   }
 }
 
