@@ -221,7 +221,9 @@ function print(database: 'pglite' | 'postgres', results: Result[], counts: numbe
       met &&= r.p99 <= c.p99Factor * ping.p99;
     }
     if (r.errors) goals.push(`${r.errors} errors`);
-    const verdict = goals.length ? `${goals.join(', ')}: ${met && !r.errors ? 'met' : 'MISSED'}` : 'floor';
+    // A floor with no requests (a machine too busy to answer) measures nothing.
+    const outcome = ping.rps === 0 ? 'no floor measured' : met && !r.errors ? 'met' : 'MISSED';
+    const verdict = goals.length ? `${goals.join(', ')}: ${outcome}` : 'floor';
     console.log(
       `${c.name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} ${r.p99.toFixed(0).padStart(7)} ${ratio.toFixed(2).padStart(7)}  ${String(counts[i]).padStart(7)}  ${verdict}`,
     );
