@@ -50,8 +50,10 @@ export async function createFile(o: CreateFileOptions): Promise<{ file: File; cr
     const file = content.bytes ? await storeInline(o, entry.id, id, content) : await createPlaceholder(o, entry.id, id, content);
     return { file, created: true };
   } catch (err) {
-    // Two PUTs of one id at once: the loser answers as a repeat of the winner.
-    if (o.id && isUniqueViolation(err, UNIQUE.fileId)) return createFile(o);
+    // Two PUTs of one id at once: the loser answers as a repeat of the winner (200, or 409 for
+    // other values). insertCurrent's one statement fails on the id, or first on the slot's
+    // current version naming it: whichever, the id now exists.
+    if (o.id && (isUniqueViolation(err, UNIQUE.fileId) || (await o.db.file.findUnique({ where: { id: o.id } })))) return createFile(o);
     throw err;
   }
 }

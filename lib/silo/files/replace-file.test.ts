@@ -1,4 +1,5 @@
 // Versions: replacement by category + key, atomic swaps, racing replacements, restore, delete.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
 import type { Scope } from '../../access/principal';
@@ -37,6 +38,19 @@ describe('replacement', () => {
     const history = await previousOf(w.db.prisma, current);
     expect([current, ...history].map((f) => f.id).sort()).toEqual(results.map((r) => r.file.id).sort());
     expect([current, ...history].map((f) => f.version)).toEqual(Array.from({ length: n }, (_, i) => n - i));
+  });
+
+  it('racing PUTs of one id: one creates it, the others repeat it (same values) or answer 409 (other values)', async () => {
+    const id = randomUUID();
+    const same = { name: 'put.txt', data: b64('put') };
+    const other = { name: 'put.txt', key: 'another slot', data: b64('put') };
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => upload(i % 2 ? other : same, id)));
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value.created)).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'fulfilled') expect(r.value.file).toMatchObject({ id, stored: true });
+      else expect(r.reason).toMatchObject({ key: 'conflict' });
+    }
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(3);
   });
 
   it('a key takes the place of the name; categories are separate', async () => {
