@@ -15,7 +15,7 @@ type Either<A, B> = (A & Partial<Omit<B, keyof A>>) | (B & Partial<Omit<A, keyof
 
 /** One page of a list (`list`, `limit`, `cursor`, `next_cursor`). */
 export type Page<T> = Omit<z.infer<ReturnType<typeof listOf<z.ZodUnknown>>>, 'list'> & { list: T[] };
-export type ApiError = z.infer<typeof ErrorSchema>;
+export type ErrorBody = z.infer<typeof ErrorSchema>;
 
 /** A key as listed (prefix) or just created (key). */
 export type ApiKey = Either<ApiKeyRecord, NewApiKey>;

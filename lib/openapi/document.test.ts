@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from './openapi';
+import { openApiDocument } from './document';
 
 describe('openApiDocument', () => {
   const doc = openApiDocument() as unknown as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
