@@ -14,8 +14,6 @@ import { ensureSlot, makeCurrent } from './slots';
 import { lockForCompletion } from './complete-placeholder';
 import { withUploadLease } from './upload-lock';
 
-export type { FileLimits } from '../../schemas/files';
-
 export interface CreateFileOptions {
   db: Db;
   store: BlobStore;
