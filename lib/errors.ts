@@ -1,5 +1,7 @@
 // The one error type of the API and the one place it becomes the contract's error body (§1).
+import type { z } from 'zod';
 import { log } from './log';
+import type { ErrorSchema } from './schemas/common';
 import { storeFailure } from './storage/blob-store';
 
 export const ERROR_STATUS = {
@@ -35,12 +37,7 @@ export const ERROR_STATUS = {
 
 export type ErrorKey = keyof typeof ERROR_STATUS;
 
-export interface ErrorBody {
-  code: number;
-  key: string;
-  message: string;
-  fields?: Record<string, string>;
-}
+export type ErrorBody = z.infer<typeof ErrorSchema>;
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../errors';
 import { NEWEST_FIRST, afterCursor, page } from '../silo/cursor';
 import { hashSecret, newClientId, newSecret, sameHash } from './secrets';
 
-export const presentApp = (a: App) => ({
+export const presentApp = (a: App): import('../schemas/access').AppRecord => ({
   id: a.id,
   name: a.name,
   client_id: a.clientId,

@@ -4,7 +4,7 @@ import type { Enrollment } from '../db/generated/client';
 import { notFound } from '../errors';
 import { NEWEST_FIRST, afterCursor, page } from '../silo/cursor';
 
-export function presentEnrollment(e: Enrollment) {
+export function presentEnrollment(e: Enrollment): import('../schemas/access').EnrollmentRecord {
   return {
     id: e.id,
     app_id: e.appId,

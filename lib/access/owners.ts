@@ -6,9 +6,9 @@ import { notFound } from '../errors';
 import { NEWEST_FIRST, afterCursor, page } from '../silo/cursor';
 import { hashSecret, newSecret, secretPrefix } from './secrets';
 
-export const presentKey = (k: ApiKey) => ({ id: k.id, prefix: k.prefix, sandbox: k.sandbox, created_at: k.createdAt.toISOString() });
+export const presentKey = (k: ApiKey): import('../schemas/access').ApiKeyRecord => ({ id: k.id, prefix: k.prefix, sandbox: k.sandbox, created_at: k.createdAt.toISOString() });
 
-export function presentOwner(o: Owner, keys?: ApiKey[]) {
+export function presentOwner(o: Owner, keys?: ApiKey[]): import('../schemas/access').OwnerRecord {
   return {
     id: o.id,
     name: o.name,

@@ -4,6 +4,7 @@ import { scopeOf, type Principal, type Scope, type Target } from '../access/prin
 import { getDb } from '../db/client';
 import { config } from '../config';
 import { ApiError } from '../errors';
+import { UUID } from '../schemas/common';
 import { sessionPrincipal } from './session';
 
 export interface CallerRequest {
@@ -64,8 +65,6 @@ export function siloTarget(p: Principal, headers: Headers): Target {
   if (scope.owners !== 'all' && !scope.owners.includes(ownerId)) throw new ApiError('not_found', 'Workspace not found');
   return { ownerId, sandbox: sandboxHeader(headers.get('x-silo-sandbox')) };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** X-Silo-Sandbox: absent or false is live, true is the sandbox; anything else is a mistake to point out. */
 function sandboxHeader(value: string | null): boolean {

@@ -1,7 +1,7 @@
 // Reading requests: JSON bodies under a size limit counted while streaming, queries, params.
 import type { z } from 'zod';
 import { ApiError } from '../errors';
-import { NOT_STORABLE, storable } from '../schemas/common';
+import { NOT_STORABLE, isUuid, storable } from '../schemas/common';
 
 /** Turns zod issues into the contract's `fields` map and a sentence. */
 export function validationError(issues: readonly z.core.$ZodIssue[]): ApiError {
@@ -111,7 +111,7 @@ export function readQuery<S extends z.ZodType>(url: string | URL, schema: S): z.
 
 /** A path id that is not a UUID names nothing: 404, as for any unknown id. */
 export function pathId(value: string | undefined, what = 'Not found'): string {
-  if (!value || !/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value))
+  if (!value || !isUuid(value))
     throw new ApiError('not_found', what);
   return value.toLowerCase();
 }

@@ -1,5 +1,6 @@
 // Keyset cursors: the (created_at, id) of the last row of a page, opaque to callers.
 import { ApiError } from '../errors';
+import { UUID } from '../schemas/common';
 
 export interface Keyset {
   createdAt: Date;
@@ -12,7 +13,6 @@ export function encodeCursor(k: Keyset): string {
 
 // What encodeCursor writes: an ISO time (years 0000–9999, so PostgreSQL can compare it) and a UUID.
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A cursor this service issued, or 422: anything else would reach the query as a bad uuid or time. */
 export function decodeCursor(cursor: string): Keyset {

@@ -4,13 +4,13 @@
 // never hurt) and dead held copies dropped as the upload sweep does.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/client';
+import { UUID } from '../schemas/common';
 import type { BlobInfo, BlobStore } from '../storage/blob-store';
 import { underBlobLock } from './files/blobs';
 import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
 import { sweepUploads } from './files/sweep-uploads';
 
 const BATCH = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface FsckOptions {
   /** free unreferenced blobs and drop dead held copies */

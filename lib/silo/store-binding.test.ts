@@ -11,7 +11,7 @@ import { LocalDiskStore } from '../storage/local-disk';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createEntry } from './entries';
 import { createFile } from './files/create-file';
-import { fileInput } from '../schemas/files';
+import { parseFileInput } from '../testing/files';
 import { bindStore, movedDefaultProblem } from './store-binding';
 
 describe.each(testDatabases())('store binding (%s)', (database) => {
@@ -77,7 +77,7 @@ describe.each(testDatabases())('store binding (%s)', (database) => {
       const entry = (await createEntry(other.db.prisma, { ownerId: owner.id, sandbox: false }, { folder: '', name: '', meta: {} })).entry;
       await createFile({
         db: other.db.prisma, store: other.store, scope: { owners: [owner.id], sandbox: false }, entryId: entry.id,
-        input: fileInput({ maxFileBytes: 1e6, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse({ name: 'x', data: 'eA==' }),
+        input: parseFileInput({ name: 'x', data: 'eA==' }),
         limits: { maxInlineBytes: 1e6, maxFileBytes: 1e6, uploadTtlSeconds: 60 },
       });
       const problem = await movedDefaultProblem(other.db.prisma, o);

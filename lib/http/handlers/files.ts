@@ -8,14 +8,14 @@ import { restoreFile } from '../../silo/files/restore-file';
 import { currentFiles, previousOf } from '../../silo/files/slots';
 import { updateFile } from '../../silo/files/update-file';
 import { findEntry } from '../../silo/entries';
-import { fileInput, fileUpdate } from '../../schemas/files';
+import { fileInput, fileUpdate, type FileRecord } from '../../schemas/files';
 import type { File } from '../../db/generated/client';
 import { limits, siloContext, type SiloContext } from '../context';
 import { pathId, readJson } from '../request';
 import { json, noContent } from '../respond';
 import type { RouteContext } from '../route';
 
-export async function presentWithHistory(c: Pick<SiloContext, 'db' | 'signer'>, f: File) {
+export async function presentWithHistory(c: Pick<SiloContext, 'db' | 'signer'>, f: File): Promise<FileRecord> {
   return presentFile(f, c.signer, await previousOf(c.db, f));
 }
 

@@ -5,7 +5,7 @@ import type { File } from '../../db/generated/client';
 import { ApiError, isApiError } from '../../errors';
 import type { Scope } from '../../access/principal';
 import type { BlobStore } from '../../storage/blob-store';
-import type { FileInput } from '../../schemas/files';
+import type { FileInput, FileLimits } from '../../schemas/files';
 import { findEntry } from '../entries';
 import { UNIQUE, isUniqueViolation, sameJson } from '../db-errors';
 import { decodeInline } from './inline-data';
@@ -13,12 +13,6 @@ import { withPlacedBlob } from './blobs';
 import { ensureSlot, makeCurrent } from './slots';
 import { lockForCompletion } from './complete-placeholder';
 import { withUploadLease } from './upload-lock';
-
-export interface FileLimits {
-  maxInlineBytes: number;
-  maxFileBytes: number;
-  uploadTtlSeconds: number;
-}
 
 export interface CreateFileOptions {
   db: Db;

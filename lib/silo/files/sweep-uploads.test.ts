@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createOwner } from '../../access/owners';
-import { fileInput } from '../../schemas/files';
+import { parseFileInput } from '../../testing/files';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { createEntry } from '../entries';
 import { createFile } from './create-file';
@@ -15,7 +15,7 @@ it('drops the held bytes of expired placeholders and old scratch copies, keeps l
   const db = w.db.prisma;
   const owner = await createOwner(db, 'A');
   const entry = (await createEntry(db, { ownerId: owner.id, sandbox: false }, { folder: '', name: '', meta: {} })).entry;
-  const parse = (v: object) => fileInput({ maxFileBytes: 1e9, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
+  const parse = parseFileInput;
   const placeholder = async (name: string) =>
     (await createFile({
       db, store: w.store, scope: { owners: [owner.id] }, entryId: entry.id,
