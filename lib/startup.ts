@@ -3,7 +3,7 @@
 // every 10 minutes), print the URL and, on an instance with no console user yet, the one-time
 // setup link.
 import { mkdirSync } from 'node:fs';
-import { issueSetupToken } from './access/setup';
+import { issueSetupToken } from './access/issue-setup-token';
 import { log } from './log';
 import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './http/rate-limit';

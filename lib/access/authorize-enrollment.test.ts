@@ -1,10 +1,11 @@
 // Authorization rules of contract §2, without a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWorld, type TestWorld } from '../testing/database';
-import { createApp, verifyClient } from './apps';
+import { createApp } from './create-app';
+import { verifyClient } from './verify-client';
 import { principalFromBearer } from './authenticate';
 import { authorizeEnrollment } from './authorize-enrollment';
-import { createOwner } from './owners';
+import { createOwner } from './create-owner';
 
 let w: TestWorld;
 beforeAll(async () => (w = await testWorld()));

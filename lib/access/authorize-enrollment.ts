@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { App, Enrollment } from '../db/generated/client';
 import { ApiError, notFound } from '../errors';
-import { UNIQUE, isUniqueViolation } from '../silo/db-errors';
+import { UNIQUE, isUniqueViolation } from '../db/db-errors';
 import { principalFromBearer } from './authenticate';
-import { presentEnrollment } from './enrollments';
+import { presentEnrollment } from './present-enrollment';
 import { hashSecret, newSecret } from './secrets';
 
 export interface AuthorizeOptions {

@@ -1,6 +1,7 @@
 // Who is calling: a Bearer credential, or the console's session cookie (same-origin mutations only).
 import { noCredentials, principalFromBearer } from '../access/authenticate';
-import { scopeOf, type Principal, type Scope, type Target } from '../access/principal';
+import { scopeOf, type Principal } from '../access/principal';
+import { ownsWorkspace, type Scope, type Target } from '../db/scope';
 import { getDb } from '../db/client';
 import { config } from '../config';
 import { ApiError } from '../errors';
@@ -29,6 +30,18 @@ export async function authenticate(req: CallerRequest): Promise<Principal> {
   if (!user) throw noCredentials();
   if (!SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
   return user;
+}
+
+/**
+ * Credentials on a file's link, where they are optional (a private file needs them). A Bearer
+ * credential must be valid; a session cookie that does not verify is ignored, as a browser holding
+ * a stale console cookie must still open a public link (a private file then answers 401).
+ */
+export async function optionalSiloScope(req: CallerRequest): Promise<Scope | undefined> {
+  const db = await getDb();
+  const bearer = bearerOf(req.headers);
+  const p = bearer ? await principalFromBearer(db, bearer, config().ADMIN_API_KEY) : await sessionPrincipal(db, req.headers);
+  return p ? siloScope(p) : undefined;
 }
 
 /** Cookie-authenticated mutations must come from our own pages (CSRF). */
@@ -61,7 +74,7 @@ export function siloTarget(p: Principal, headers: Headers): Target {
   if (!ownerId) throw new ApiError('bad_request', 'Name the workspace with the X-Silo-Owner header');
   // It reaches a uuid column: anything but a UUID would fail the query rather than name nothing.
   if (!UUID.test(ownerId)) throw new ApiError('bad_request', 'X-Silo-Owner must be a workspace id (a UUID)');
-  if (scope.owners !== 'all' && !scope.owners.includes(ownerId)) throw new ApiError('not_found', 'Workspace not found');
+  if (!ownsWorkspace(scope, ownerId)) throw new ApiError('not_found', 'Workspace not found');
   return { ownerId, sandbox: sandboxHeader(headers.get('x-silo-sandbox')) };
 }
 

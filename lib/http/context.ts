@@ -1,5 +1,6 @@
 // What a silo route needs, resolved once per request: database, blob store, caller, url signer.
-import type { Principal, Scope } from '../access/principal';
+import type { Principal } from '../access/principal';
+import type { Scope } from '../db/scope';
 import { instanceSecret } from '../access/instance';
 import { config } from '../config';
 import { getDb, type Db } from '../db/client';

@@ -2,8 +2,8 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, notFound } from '../../errors';
-import { inScope, type Scope } from '../../access/principal';
-import { findEntry } from '../entries';
+import { inScope, type Scope } from '../../db/scope';
+import { findEntry } from '../find-entry';
 import { verifyFileSignature } from './file-url';
 
 export const fileNotFound = () => notFound('File not found');

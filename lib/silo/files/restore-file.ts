@@ -6,7 +6,7 @@ import { ApiError } from '../../errors';
 import type { BlobStore } from '../../storage/blob-store';
 import { nonce } from './create-file';
 import { withExistingBlob } from './blobs';
-import { makeCurrent } from './slots';
+import { makeCurrent } from './make-current';
 
 export async function restoreFile(db: Db, store: BlobStore, version: File): Promise<File> {
   if (!version.stored) throw new ApiError('not_stored', 'A placeholder has no bytes to restore');

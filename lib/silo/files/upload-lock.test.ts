@@ -1,10 +1,10 @@
 // The upload lease (one upload per placeholder across instances) and what it protects: held bytes
 // against deletes and the sweep, a placeholder against an inline completion racing its upload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../access/owners';
-import type { Scope } from '../../access/principal';
+import { createTestOwner } from '../../testing/owner';
+import type { Scope } from '../../db/scope';
 import { testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../entries';
+import { createEntry } from '../create-entry';
 import { deleteEntry } from '../delete-entry';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
@@ -22,12 +22,12 @@ let ownerId: string;
 
 beforeAll(async () => {
   w = await testWorld();
-  ownerId = (await createOwner(w.db.prisma, 'Acme')).id;
+  ownerId = (await createTestOwner(w.db.prisma, 'Acme')).id;
   scope = { owners: [ownerId], sandbox: false };
 });
 afterAll(() => w.close());
 
-const newEntry = async () => (await createEntry(w.db.prisma, { ownerId, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+const newEntry = async () => (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
 
 async function placeholder(bytes: Buffer, id?: string) {
   const entryId = await newEntry();
@@ -114,7 +114,7 @@ describe('delete during an upload', () => {
       upload.catch(() => {});
       await p.sending;
       if (what === 'file') await deleteFile(w.db.prisma, w.store, file);
-      else await deleteEntry(w.db.prisma, w.store, scope, entryId);
+      else await deleteEntry({ db: w.db.prisma, store: w.store, scope, id: entryId });
       expect((await w.store.listHeld()).map((h) => h.uploadId)).toContain(file.id);
       // The sweep leaves them too: the lease is live.
       await sweepUploads(w.db.prisma, w.store);

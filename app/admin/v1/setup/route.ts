@@ -1,5 +1,5 @@
 // POST /admin/v1/setup {token, email, name, password}: the one-time setup link creates the first admin.
-import { completeSetup } from '@/lib/access/setup';
+import { completeSetup } from '@/lib/access/complete-setup';
 import { getDb } from '@/lib/db/client';
 import { readJson } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';

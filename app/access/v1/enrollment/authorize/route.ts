@@ -1,6 +1,6 @@
 // POST /access/v1/enrollment/authorize (seed §4.1, contract §2).
 import { authorizeEnrollment } from '@/lib/access/authorize-enrollment';
-import { verifyClient } from '@/lib/access/apps';
+import { verifyClient } from '@/lib/access/verify-client';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/errors';

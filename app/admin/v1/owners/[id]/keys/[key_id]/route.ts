@@ -1,5 +1,5 @@
 // DELETE /admin/v1/owners/{id}/keys/{key_id}: the key stops working at once.
-import { revokeApiKey } from '@/lib/access/owners';
+import { revokeApiKey } from '@/lib/access/revoke-api-key';
 import { adminContext } from '@/lib/http/admin';
 import { pathId } from '@/lib/http/request';
 import { noContent } from '@/lib/http/respond';

@@ -4,7 +4,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases, testWorld } from '../testing/database';
 import { isApiError } from '../errors';
-import { completeSetup, issueSetupToken } from './setup';
+import { completeSetup } from './complete-setup';
+import { issueSetupToken } from './issue-setup-token';
 
 // Counts argon2 hashes (the real ones run): a wrong token must cost none.
 const argon2 = vi.hoisted(() => ({ hashes: 0 }));

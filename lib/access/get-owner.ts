@@ -1,0 +1,13 @@
+// GET /admin/v1/owners/{id}: the workspace and its keys (prefixes only), if the scope reaches it.
+import type { Db } from '../db/client';
+import { ownsWorkspace, type Scope } from '../db/scope';
+import { notFound } from '../errors';
+import { presentOwner } from './present-owner';
+
+export async function getOwner(db: Db, scope: Scope, id: string) {
+  const owner = ownsWorkspace(scope, id)
+    ? await db.owner.findUnique({ where: { id }, include: { apiKeys: { orderBy: { createdAt: 'asc' } } } })
+    : null;
+  if (!owner) throw notFound('Owner not found');
+  return presentOwner(owner, owner.apiKeys);
+}
