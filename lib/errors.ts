@@ -1,8 +1,8 @@
-// The one error type of the API and the one place it becomes the contract's error body (§1).
+// The one error type of the API and the one place it becomes the contract's error body (docs/api.md, Errors).
 import { log } from './log';
 import { storeFailure } from './storage/blob-store';
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   bad_json: 400,
   bad_base64: 400,

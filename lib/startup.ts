@@ -32,7 +32,7 @@ export async function start() {
   }
 }
 
-export async function announce() {
+async function announce() {
   const c = config();
   // PGlite has no lock of its own: a second server (or fsck) on this directory would corrupt it.
   if (!c.DATABASE_URL) {

@@ -1,4 +1,4 @@
-// Authorization rules of contract §2, without a server.
+// Authorization rules of docs/api.md (Credentials, Authorize), without a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWorld, type TestWorld } from '../testing/database';
 import { createApp } from './create-app';

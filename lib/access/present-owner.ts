@@ -1,7 +1,7 @@
 // An owner (workspace) and its API keys as the API shows them: prefixes only, never a key.
 import type { ApiKey, Owner } from '../db/generated/client';
 
-export const presentKey = (k: ApiKey) => ({ id: k.id, prefix: k.prefix, sandbox: k.sandbox, created_at: k.createdAt.toISOString() });
+const presentKey = (k: ApiKey) => ({ id: k.id, prefix: k.prefix, sandbox: k.sandbox, created_at: k.createdAt.toISOString() });
 
 export function presentOwner(o: Owner, keys?: ApiKey[]) {
   return {

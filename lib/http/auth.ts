@@ -45,7 +45,7 @@ export async function optionalSiloScope(req: CallerRequest): Promise<Scope | und
 }
 
 /** Cookie-authenticated mutations must come from our own pages (CSRF). */
-export function assertSameOrigin(headers: Headers) {
+function assertSameOrigin(headers: Headers) {
   const origin = headers.get('origin');
   const host = headers.get('x-forwarded-host') ?? headers.get('host');
   let ok = false;
@@ -86,10 +86,4 @@ function sandboxHeader(value: string | null): boolean {
   if (v === undefined || v === '' || v === 'false') return false;
   if (v === 'true') return true;
   throw new ApiError('bad_request', 'X-Silo-Sandbox must be true or false');
-}
-
-export async function requireAdmin(req: CallerRequest): Promise<Principal> {
-  const p = await authenticate(req);
-  if (p.kind === 'admin_key' || (p.kind === 'user' && p.admin)) return p;
-  throw new ApiError('forbidden', 'Only instance administrators may do this');
 }

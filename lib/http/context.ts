@@ -18,7 +18,7 @@ export interface SiloContext {
 }
 
 /** The origin links are built on: PUBLIC_URL, else what the request was addressed to. */
-export function publicBase(headers: Headers): string {
+function publicBase(headers: Headers): string {
   const configured = config().PUBLIC_URL;
   if (configured) return configured.replace(/\/+$/, '');
   const host = headers.get('x-forwarded-host') ?? headers.get('host') ?? 'localhost';

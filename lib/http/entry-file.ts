@@ -5,4 +5,9 @@ import type { SiloContext } from './context';
 import { pathId } from './request';
 
 export const entryFileOf = (c: SiloContext, params: { entry_id?: string; id?: string }) =>
-  findFileInEntry(c.db, c.scope, pathId(params.entry_id, 'Entry not found'), pathId(params.id, 'File not found'));
+  findFileInEntry({
+    db: c.db,
+    scope: c.scope,
+    entryId: pathId(params.entry_id, 'Entry not found'),
+    id: pathId(params.id, 'File not found'),
+  });

@@ -13,7 +13,7 @@ export const viaWeb =
     await sendWebResponse(res, await handler(toWebRequest(req), { params, requestId: ctx.requestId }));
   };
 
-export function webHeaders(req: IncomingMessage): Headers {
+function webHeaders(req: IncomingMessage): Headers {
   const h = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
@@ -22,7 +22,7 @@ export function webHeaders(req: IncomingMessage): Headers {
   return h;
 }
 
-export function toWebRequest(req: IncomingMessage): Request {
+function toWebRequest(req: IncomingMessage): Request {
   const method = req.method ?? 'GET';
   const hasBody = !['GET', 'HEAD'].includes(method);
   return new Request(`http://internal${req.url ?? '/'}`, {
@@ -34,7 +34,7 @@ export function toWebRequest(req: IncomingMessage): Request {
   });
 }
 
-export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, key) => res.setHeader(key, value));
   if (!response.body) return void res.end();

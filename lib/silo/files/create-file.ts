@@ -1,4 +1,4 @@
-// POST and PUT of a file (seed §4.2–4.3, contract §4): inline bytes, or a placeholder awaiting them.
+// POST and PUT of a file (docs/api.md, Files): inline bytes, or a placeholder awaiting them.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';

@@ -8,14 +8,29 @@ import { verifyFileSignature } from './file-url';
 
 export const fileNotFound = () => notFound('File not found');
 
-export async function findFileInEntry(db: Db, scope: Scope, entryId: string, id: string): Promise<File> {
+export interface FindFileInEntryOptions {
+  db: Db;
+  scope: Scope;
+  entryId: string;
+  id: string;
+}
+
+export async function findFileInEntry({ db, scope, entryId, id }: FindFileInEntryOptions): Promise<File> {
   const entry = await findEntry(db, scope, entryId);
   const file = await db.file.findUnique({ where: { id } });
   if (!file || file.entryId !== entry.id) throw fileNotFound();
   return file;
 }
 
-export async function findFileByUrl(db: Db, secret: string, id: string, sig: string | null): Promise<File> {
+export interface FindFileByUrlOptions {
+  db: Db;
+  /** the instance's url-signing secret */
+  secret: string;
+  id: string;
+  sig: string | null;
+}
+
+export async function findFileByUrl({ db, secret, id, sig }: FindFileByUrlOptions): Promise<File> {
   const file = await db.file.findUnique({ where: { id } });
   if (!file || !sig || !verifyFileSignature(secret, file, sig)) throw fileNotFound();
   return file;

@@ -4,7 +4,7 @@
 import type { Tx } from '../../db/client';
 import { ApiError } from '../../errors';
 
-export class AlreadyStored extends Error {}
+class AlreadyStored extends Error {}
 
 /** Marks a placeholder stored and makes it the current version of its slot, in the caller's transaction. */
 export async function makeCurrent(tx: Tx, file: { id: string; slotId: string }): Promise<void> {

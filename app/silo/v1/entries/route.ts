@@ -1,4 +1,4 @@
-// GET /silo/v1/entries (newest first, keyset pages) and POST (service id) — contract §3.
+// GET /silo/v1/entries (newest first, keyset pages) and POST (service id) — docs/api.md, Input.
 import { siloTarget } from '@/lib/http/auth';
 import { limits, siloContext } from '@/lib/http/context';
 import { readJson, readQuery } from '@/lib/http/request';

@@ -1,4 +1,4 @@
-// POST /access/v1/enrollment/authorize (seed §4.1, contract §2).
+// POST /access/v1/enrollment/authorize (docs/api.md, Authorize).
 import { authorizeEnrollment } from '@/lib/access/authorize-enrollment';
 import { verifyClient } from '@/lib/access/verify-client';
 import { config } from '@/lib/config';

@@ -19,7 +19,7 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   const db = await getDb();
   const caller = callerOf(req);
   const signer = await signerFor(caller.headers);
-  const file = await findFileByUrl(db, signer.secret, pathId(ctx.query.id, 'File not found'), ctx.query.sig ?? null);
+  const file = await findFileByUrl({ db, secret: signer.secret, id: pathId(ctx.query.id, 'File not found'), sig: ctx.query.sig ?? null });
   const mayRead = async (f: File) => assertMayRead(db, f, await optionalSiloScope(caller));
   return { db, signer, file, store: blobStore(), mayRead };
 }
