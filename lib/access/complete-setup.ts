@@ -10,7 +10,13 @@ import { hashSecret } from './secrets';
 const spent = () => new ApiError('forbidden', 'This setup link has been used or replaced; restart the server for a new one');
 
 /** Creates the first admin and spends the token, in one transaction; racing calls: one wins, the rest 403. */
-export async function completeSetup(db: Db, token: string, user: { email: string; name: string; password: string }) {
+export interface CompleteSetupOptions {
+  db: Db;
+  token: string;
+  user: { email: string; name: string; password: string };
+}
+
+export async function completeSetup({ db, token, user }: CompleteSetupOptions) {
   // The token first: it is a cheap constant-time comparison, while argon2 costs tens of
   // milliseconds of CPU, so a flood of wrong tokens must never reach it.
   if (!(await setupTokenValid(db, token))) throw spent();

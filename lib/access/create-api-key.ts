@@ -13,7 +13,13 @@ export async function insertApiKey(db: Pick<Db, 'apiKey'>, ownerId: string, sand
   return { id: row.id, key, sandbox, created_at: row.createdAt.toISOString() };
 }
 
-export async function createApiKey(db: Db, ownerId: string, sandbox: boolean) {
+export interface CreateApiKeyOptions {
+  db: Db;
+  ownerId: string;
+  sandbox: boolean;
+}
+
+export async function createApiKey({ db, ownerId, sandbox }: CreateApiKeyOptions) {
   if (!(await db.owner.findUnique({ where: { id: ownerId } }))) throw notFound('Owner not found');
   return insertApiKey(db, ownerId, sandbox);
 }

@@ -2,7 +2,14 @@
 import type { Db } from '../db/client';
 import { ApiError, notFound } from '../errors';
 
-export async function deleteUser(db: Db, id: string, actingUserId?: string): Promise<void> {
+export interface DeleteUserOptions {
+  db: Db;
+  id: string;
+  /** the console user making the change, if any */
+  actingUserId?: string;
+}
+
+export async function deleteUser({ db, id, actingUserId }: DeleteUserOptions): Promise<void> {
   if (id === actingUserId) throw new ApiError('forbidden', 'You cannot remove yourself');
   const { count } = await db.user.deleteMany({ where: { id } });
   if (!count) throw notFound('User not found');

@@ -4,7 +4,13 @@ import { ownsWorkspace, type Scope } from '../db/scope';
 import { notFound } from '../errors';
 import { presentOwner } from './present-owner';
 
-export async function getOwner(db: Db, scope: Scope, id: string) {
+export interface GetOwnerOptions {
+  db: Db;
+  scope: Scope;
+  id: string;
+}
+
+export async function getOwner({ db, scope, id }: GetOwnerOptions) {
   const owner = ownsWorkspace(scope, id)
     ? await db.owner.findUnique({ where: { id }, include: { apiKeys: { orderBy: { createdAt: 'asc' } } } })
     : null;

@@ -3,7 +3,13 @@
 import type { Db } from '../db/client';
 import { notFound } from '../errors';
 
-export async function revokeApiKey(db: Db, ownerId: string, keyId: string): Promise<void> {
+export interface RevokeApiKeyOptions {
+  db: Db;
+  ownerId: string;
+  keyId: string;
+}
+
+export async function revokeApiKey({ db, ownerId, keyId }: RevokeApiKeyOptions): Promise<void> {
   const { count } = await db.apiKey.updateMany({ where: { id: keyId, ownerId, revokedAt: null }, data: { revokedAt: new Date() } });
   if (!count) throw notFound('Key not found');
 }

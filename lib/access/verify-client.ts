@@ -8,7 +8,13 @@ import { hashSecret, sameHash } from './secrets';
 const DUMMY_HASH = hashSecret('silo-no-such-client');
 
 /** The application whose credentials these are; 401 alike for an unknown id and a wrong secret. */
-export async function verifyClient(db: Db, clientId: string, secret: string): Promise<App> {
+export interface VerifyClientOptions {
+  db: Db;
+  clientId: string;
+  secret: string;
+}
+
+export async function verifyClient({ db, clientId, secret }: VerifyClientOptions): Promise<App> {
   const app = await db.app.findUnique({ where: { clientId } });
   const ok = sameHash(app?.secretHash ?? DUMMY_HASH, hashSecret(secret));
   if (!app || !ok) throw new ApiError('unauthorized', 'Unknown client_id or wrong client_secret');

@@ -14,7 +14,7 @@ export interface DeleteEntryOptions {
 }
 
 export async function deleteEntry({ db, store, scope, id }: DeleteEntryOptions): Promise<void> {
-  const entry = await findEntry(db, scope, id);
+  const entry = await findEntry({ db, scope, id });
   const removed = await db.$transaction(async (tx) => {
     // Slots before files, in one order, as a completing upload locks them (complete-placeholder.ts).
     await tx.$queryRaw`SELECT 1 FROM file_slots WHERE entry_id = ${entry.id}::uuid ORDER BY id FOR UPDATE`;

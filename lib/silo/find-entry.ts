@@ -9,7 +9,13 @@ const entryNotFound = () => notFound('Entry not found');
 export const keyTaken = (key: string) =>
   new ApiError('conflict', `Another entry already has the key "${key}"`, { fields: { key: 'is already used' } });
 
-export async function findEntry(db: Db, scope: Scope, id: string): Promise<Entry> {
+export interface FindEntryOptions {
+  db: Db;
+  scope: Scope;
+  id: string;
+}
+
+export async function findEntry({ db, scope, id }: FindEntryOptions): Promise<Entry> {
   const entry = await db.entry.findFirst({ where: { id, ...scopeWhere(scope) } });
   if (!entry) throw entryNotFound();
   return entry;

@@ -14,7 +14,7 @@ export interface UpdateEntryOptions {
 }
 
 export async function updateEntry({ db, scope, id, patch }: UpdateEntryOptions): Promise<Entry> {
-  const entry = await findEntry(db, scope, id);
+  const entry = await findEntry({ db, scope, id });
   try {
     return await db.entry.update({ where: { id: entry.id }, data: patch });
   } catch (err) {

@@ -40,7 +40,7 @@ interface Content {
 }
 
 export async function createFile(o: CreateFileOptions): Promise<{ file: File; created: boolean }> {
-  const entry = await findEntry(o.db, o.scope, o.entryId);
+  const entry = await findEntry({ db: o.db, scope: o.scope, id: o.entryId });
   const content = contentOf(o.input, o.limits);
   if (o.id) {
     const existing = await o.db.file.findUnique({ where: { id: o.id } });

@@ -16,7 +16,7 @@ export interface FindFileInEntryOptions {
 }
 
 export async function findFileInEntry({ db, scope, entryId, id }: FindFileInEntryOptions): Promise<File> {
-  const entry = await findEntry(db, scope, entryId);
+  const entry = await findEntry({ db, scope, id: entryId });
   const file = await db.file.findUnique({ where: { id } });
   if (!file || file.entryId !== entry.id) throw fileNotFound();
   return file;

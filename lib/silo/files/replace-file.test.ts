@@ -66,14 +66,14 @@ describe('replacement', () => {
   it('restore makes a new current version from an earlier one; delete removes one version or the history', async () => {
     const v1 = await upload({ name: 'r.txt', data: b64('first') });
     const v2 = await upload({ name: 'r.txt', data: b64('second') });
-    const v3 = await restoreFile(w.db.prisma, w.store, v1.file);
+    const v3 = await restoreFile({ db: w.db.prisma, store: w.store, version: v1.file });
     expect(v3.hash).toBe(sha('first'));
     expect((await listPreviousVersions(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id, v1.file.id]);
-    await deleteFile(w.db.prisma, w.store, v1.file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: v1.file });
     expect((await listPreviousVersions(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id]);
     // v1's bytes are still those of v3: not freed
     expect(await w.store.exists(sha('first'))).toBe(true);
-    await deleteFile(w.db.prisma, w.store, v3);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: v3 });
     expect(await w.db.prisma.file.count({ where: { id: { in: [v2.file.id, v3.id] } } })).toBe(0);
     expect(await w.store.exists(sha('first'))).toBe(false);
     expect(await w.store.exists(sha('second'))).toBe(false);
@@ -82,9 +82,9 @@ describe('replacement', () => {
   it('identical bytes are stored once and freed only when the last reference goes', async () => {
     const a = await upload({ name: 'dup1', data: b64('same bytes') });
     const b = await upload({ name: 'dup2', data: b64('same bytes') });
-    await deleteFile(w.db.prisma, w.store, a.file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: a.file });
     expect(await w.store.exists(sha('same bytes'))).toBe(true);
-    await deleteFile(w.db.prisma, w.store, b.file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: b.file });
     expect(await w.store.exists(sha('same bytes'))).toBe(false);
   });
 

@@ -42,7 +42,7 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
     const shared = 'bytes of two files';
     const a = (await create({ name: 'a.txt', data: b64(shared) })).file;
     await create({ name: 'b.txt', data: b64(shared) });
-    await deleteFile(w.db.prisma, w.store, a);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: a });
     // a placeholder declaring some bytes does not keep them: only stored files refer
     const declared = await orphan('declared by a placeholder only');
     await create({ name: 'p.pdf', mime: 'application/pdf', sha256: declared, size: 30 });

@@ -76,7 +76,7 @@ it('stores inline bytes, and a placeholder upload resumed by another instance; i
   expect(await instance().listHeld()).toEqual([]);
 
   // Deleting the only file with those bytes frees them.
-  await deleteFile(w.db.prisma, instance(), done.file);
+  await deleteFile({ db: w.db.prisma, store: instance(), file: done.file });
   expect(await blobsInStore()).toEqual([sha(small)]);
 });
 

@@ -8,6 +8,6 @@ import { route } from '@/lib/http/route';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req, { params }) => {
     const a = await adminContext(req, { members: true });
-    return json(await getOwner(a.db, a.scope, pathId(params.id, 'Owner not found')));
+    return json(await getOwner({ db: a.db, scope: a.scope, id: pathId(params.id, 'Owner not found') }));
   },
 });

@@ -23,7 +23,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   DELETE: async (req, { params }) => {
     const a = await adminContext(req);
     const acting = a.principal.kind === 'user' ? a.principal.userId : undefined;
-    await deleteUser(a.db, pathId(params.id, 'User not found'), acting);
+    await deleteUser({ db: a.db, id: pathId(params.id, 'User not found'), actingUserId: acting });
     return noContent();
   },
 });

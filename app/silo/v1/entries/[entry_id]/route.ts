@@ -18,7 +18,7 @@ const entryId = (params: Record<string, string>) => pathId(params.entry_id, 'Ent
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req, { params }) => {
     const c = await siloContext(req);
-    const entry = await findEntry(c.db, c.scope, entryId(params));
+    const entry = await findEntry({ db: c.db, scope: c.scope, id: entryId(params) });
     const attachments = await Promise.all((await listFiles(c.db, entry.id)).map((f) => fileRecord(c, f)));
     return json({ ...presentEntry(entry), attachments });
   },

@@ -34,11 +34,11 @@ export default nodeRoute({
   PATCH: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
     const file = await entryFileOf(c, params);
-    return json(await fileRecord(c, await updateFile(c.db, file, await readFileUpdate(req))));
+    return json(await fileRecord(c, await updateFile({ db: c.db, file, patch: await readFileUpdate(req) })));
   }),
   DELETE: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
-    await deleteFile(c.db, c.store, await entryFileOf(c, params));
+    await deleteFile({ db: c.db, store: c.store, file: await entryFileOf(c, params) });
     return noContent();
   }),
 });
