@@ -22,14 +22,18 @@ export function bearerOf(headers: Headers): string | undefined {
   return m[1];
 }
 
-export async function authenticate(req: CallerRequest): Promise<Principal> {
+/** A Bearer credential (which must be valid), else the session's user, else undefined. */
+async function principalOf(headers: Headers): Promise<Principal | undefined> {
   const db = await getDb();
-  const bearer = bearerOf(req.headers);
-  if (bearer) return principalFromBearer(db, bearer, config().ADMIN_API_KEY);
-  const user = await sessionPrincipal(db, req.headers);
-  if (!user) throw noCredentials();
-  if (!SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
-  return user;
+  const bearer = bearerOf(headers);
+  return bearer ? principalFromBearer(db, bearer, config().ADMIN_API_KEY) : sessionPrincipal(db, headers);
+}
+
+export async function authenticate(req: CallerRequest): Promise<Principal> {
+  const p = await principalOf(req.headers);
+  if (!p) throw noCredentials();
+  if (p.kind === 'user' && !SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
+  return p;
 }
 
 /**
@@ -38,9 +42,7 @@ export async function authenticate(req: CallerRequest): Promise<Principal> {
  * a stale console cookie must still open a public link (a private file then answers 401).
  */
 export async function optionalSiloScope(req: CallerRequest): Promise<Scope | undefined> {
-  const db = await getDb();
-  const bearer = bearerOf(req.headers);
-  const p = bearer ? await principalFromBearer(db, bearer, config().ADMIN_API_KEY) : await sessionPrincipal(db, req.headers);
+  const p = await principalOf(req.headers);
   return p ? siloScope(p) : undefined;
 }
 
