@@ -1,10 +1,10 @@
-// The one error type of the API and the one place it becomes the contract's error body (§1).
+// The one error type of the API and the one place it becomes the contract's error body (docs/api.md, Errors).
 import type { z } from 'zod';
 import { log } from './log';
 import type { ErrorSchema } from './schemas/common';
 import { storeFailure } from './storage/blob-store';
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   bad_json: 400,
   bad_base64: 400,

@@ -9,6 +9,7 @@ import type { BlobInfo, BlobStore } from '../storage/blob-store';
 import { underBlobLock } from './files/blobs';
 import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
 import { sweepUploads } from './files/sweep-uploads';
+import { isUploadExpired } from './files/upload-window';
 
 const BATCH = 500;
 
@@ -126,7 +127,7 @@ async function heldCopies(db: Db, store: BlobStore): Promise<HeldCopy[]> {
       ? 'scratch'
       : !f || f.stored
         ? 'orphan'
-        : f.uploadExpiresAt && f.uploadExpiresAt.getTime() <= now
+        : isUploadExpired(f, now)
           ? 'expired'
           : 'uploading';
     out.push({ uploadId: h.uploadId, size: await store.heldSize(h.uploadId), modifiedAt: h.modifiedAt, state });

@@ -2,20 +2,35 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, notFound } from '../../errors';
-import { inScope, type Scope } from '../../access/principal';
-import { findEntry } from '../entries';
+import { inScope, type Scope } from '../../db/scope';
+import { findEntry } from '../find-entry';
 import { verifyFileSignature } from './file-url';
 
 export const fileNotFound = () => notFound('File not found');
 
-export async function findFileInEntry(db: Db, scope: Scope, entryId: string, id: string): Promise<File> {
-  const entry = await findEntry(db, scope, entryId);
+export interface FindFileInEntryOptions {
+  db: Db;
+  scope: Scope;
+  entryId: string;
+  id: string;
+}
+
+export async function findFileInEntry({ db, scope, entryId, id }: FindFileInEntryOptions): Promise<File> {
+  const entry = await findEntry({ db, scope, id: entryId });
   const file = await db.file.findUnique({ where: { id } });
   if (!file || file.entryId !== entry.id) throw fileNotFound();
   return file;
 }
 
-export async function findFileByUrl(db: Db, secret: string, id: string, sig: string | null): Promise<File> {
+export interface FindFileByUrlOptions {
+  db: Db;
+  /** the instance's url-signing secret */
+  secret: string;
+  id: string;
+  sig: string | null;
+}
+
+export async function findFileByUrl({ db, secret, id, sig }: FindFileByUrlOptions): Promise<File> {
   const file = await db.file.findUnique({ where: { id } });
   if (!file || !sig || !verifyFileSignature(secret, file, sig)) throw fileNotFound();
   return file;

@@ -1,4 +1,4 @@
-// Drops held upload bytes nobody can finish any more (contract §4: "dropped when the url
+// Drops held upload bytes nobody can finish any more (docs/api.md, Uploads: "dropped when the url
 // expires"): copies of expired or deleted placeholders, and scratch copies a crash left behind.
 import type { Db } from '../../db/client';
 import { UUID } from '../../schemas/common';

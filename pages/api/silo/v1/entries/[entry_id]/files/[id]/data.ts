@@ -3,17 +3,15 @@
 import type { IncomingMessage } from 'node:http';
 import { acceptUpload, uploadStatus } from '@/lib/http/bytes';
 import { siloContext } from '@/lib/http/context';
+import { entryFileOf } from '@/lib/http/entry-file';
 import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
-import { webHeaders } from '@/lib/http/node-adapter';
-import { pathId } from '@/lib/http/request';
-import { findFileInEntry } from '@/lib/silo/files/find-file';
+import { callerOf } from '@/lib/http/node-adapter';
 
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
 
 async function load(req: IncomingMessage, ctx: NodeContext) {
-  const c = await siloContext({ headers: webHeaders(req), method: req.method ?? 'GET' });
-  const file = await findFileInEntry(c.db, c.scope, pathId(ctx.query.entry_id, 'Entry not found'), pathId(ctx.query.id, 'File not found'));
-  return { ...c, file };
+  const c = await siloContext(callerOf(req));
+  return { ...c, file: await entryFileOf(c, ctx.query) };
 }
 
 export default nodeRoute({

@@ -2,14 +2,14 @@
 // on PostgreSQL, whose drivers report them differently; and the races that rely on it.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../access/apps';
+import { createApp } from '../access/create-app';
 import { authorizeEnrollment } from '../access/authorize-enrollment';
-import { createOwner } from '../access/owners';
-import { createUser } from '../access/users';
-import type { Database } from '../db/client';
+import { createOwner } from '../access/create-owner';
+import { createUser } from '../access/create-user';
+import type { Database } from './client';
 import { testDatabases, testWorld } from '../testing/database';
 import { UNIQUE, isUniqueViolation, type UniqueConstraint } from './db-errors';
-import { createEntry } from './entries';
+import { createEntry } from '../silo/create-entry';
 
 const ALL = Object.values(UNIQUE) as UniqueConstraint[];
 const violated = (err: unknown) => ALL.filter((c) => isUniqueViolation(err, c)).map((c) => c.name);
@@ -48,12 +48,12 @@ describe.each(databases)('on %s', (kind) => {
     for (let round = 0; round < 10; round++) {
       const id = randomUUID();
       const input = { key: `inv-${round}`, folder: 'f', name: 'n', meta: { a: '1' } };
-      const results = await Promise.all(Array.from({ length: 20 }, () => createEntry(p, target, input, id)));
+      const results = await Promise.all(Array.from({ length: 20 }, () => createEntry({ db: p, target, input, id })));
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => JSON.stringify(r.entry))).size).toBe(1);
     }
     // A different id with a taken key is still refused.
-    const clash = await createEntry(p, target, { key: 'inv-0', folder: '', name: '', meta: {} }, randomUUID()).catch((e) => e);
+    const clash = await createEntry({ db: p, target, input: { key: 'inv-0', folder: '', name: '', meta: {} }, id: randomUUID() }).catch((e) => e);
     expect(clash.key).toBe('conflict');
     expect(clash.message).toMatch(/already has the key/);
   });

@@ -4,7 +4,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases, testWorld } from '../testing/database';
 import { isApiError } from '../errors';
-import { completeSetup, issueSetupToken } from './setup';
+import { completeSetup } from './complete-setup';
+import { issueSetupToken } from './issue-setup-token';
 
 // Counts argon2 hashes (the real ones run): a wrong token must cost none.
 const argon2 = vi.hoisted(() => ({ hashes: 0 }));
@@ -44,7 +45,7 @@ describe.each(kinds)('completeSetup on %s', (_kind, open) => {
     const db = (await open()).prisma;
     await issueSetupToken(db);
     const before = argon2.hashes;
-    await expect(completeSetup(db, 'wrong', { email: 'a@example.com', name: 'A', password: 'long enough' })).rejects.toMatchObject({ key: 'forbidden' });
+    await expect(completeSetup({ db, token: 'wrong', user: { email: 'a@example.com', name: 'A', password: 'long enough' } })).rejects.toMatchObject({ key: 'forbidden' });
     expect(argon2.hashes).toBe(before);
   });
 
@@ -54,7 +55,7 @@ describe.each(kinds)('completeSetup on %s', (_kind, open) => {
       await db.user.deleteMany();
       const token = (await issueSetupToken(db))!;
       const results = await Promise.allSettled(
-        Array.from({ length: RACERS }, (_, i) => completeSetup(db, token, { email: `r${round}-${i}@example.com`, name: `R${i}`, password: 'a long password' })),
+        Array.from({ length: RACERS }, (_, i) => completeSetup({ db, token, user: { email: `r${round}-${i}@example.com`, name: `R${i}`, password: 'a long password' } })),
       );
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

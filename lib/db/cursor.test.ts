@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../access/owners';
+import { createTestOwner } from '../testing/owner';
 import { ApiError } from '../errors';
 import { testWorld, type TestWorld } from '../testing/database';
 import { decodeCursor, encodeCursor } from './cursor';
-import { listEntries } from './entries';
+import { listEntries } from '../silo/list-entries';
 
 const cursorOf = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const HOSTILE = [
@@ -39,9 +39,9 @@ describe('a hostile cursor reaches no query', () => {
   beforeAll(async () => (w = await testWorld()));
   afterAll(() => w.close());
   it('answers 422 validation, not a database error', async () => {
-    const owner = await createOwner(w.db.prisma, 'A');
+    const owner = await createTestOwner(w.db.prisma, 'A');
     for (const cursor of HOSTILE.filter(Boolean)) {
-      const err = await listEntries(w.db.prisma, { ownerId: owner.id, sandbox: false }, { limit: 5, cursor }).catch((e) => e);
+      const err = await listEntries({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, query: { limit: 5, cursor } }).catch((e) => e);
       expect(err, cursor).toBeInstanceOf(ApiError);
       expect((err as ApiError).key).toBe('validation');
     }
