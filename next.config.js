@@ -1,6 +1,7 @@
 // Byte paths (uploads and file fetches) go to Pages Router API routes, which keep Node's req/res:
-// Content-Length is sent and bodies stream ~3× faster than through App Router handlers.
-// Unknown API paths fall back to one handler that answers the contract's 404.
+// Content-Length is sent and bodies stream ~3× faster than through App Router handlers. Each is
+// the same path under /api (pages/api/silo/v1/… mirrors the URL). Unknown API paths fall back to
+// pages/api/fallback.ts, which answers the contract's 404 (not_found or unknown_version).
 
 /** @type {import('next').NextConfig} */
 module.exports = {
@@ -26,9 +27,9 @@ module.exports = {
   async rewrites() {
     return {
       beforeFiles: [
-        { source: '/silo/v1/files/:id', destination: '/api/bytes/file-url?id=:id' },
-        { source: '/silo/v1/entries/:entry_id/files/:id/data', destination: '/api/bytes/file-data?entry_id=:entry_id&id=:id' },
-        { source: '/silo/v1/entries/:entry_id/files/:id', destination: '/api/bytes/entry-file?entry_id=:entry_id&id=:id' },
+        { source: '/silo/v1/files/:id', destination: '/api/silo/v1/files/:id' },
+        { source: '/silo/v1/entries/:entry_id/files/:id', destination: '/api/silo/v1/entries/:entry_id/files/:id' },
+        { source: '/silo/v1/entries/:entry_id/files/:id/data', destination: '/api/silo/v1/entries/:entry_id/files/:id/data' },
       ],
       fallback: [
         { source: '/:service(access|silo|utils|admin)', destination: '/api/fallback?service=:service' },

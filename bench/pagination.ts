@@ -1,9 +1,9 @@
 // Keyset pagination: the cost of a page deep in a large list against the first page, measured in
 // one run (contract §3: "page cost must not grow with the number of entries"). Target: ≈ 1×.
 // Run: npx tsx bench/pagination.ts   (BENCH_ENTRIES=200000 for a larger list)
-import { createOwner } from '../lib/access/owners';
+import { createOwner } from '../lib/access/create-owner';
 import { openDatabase } from '../lib/db/client';
-import { listEntries } from '../lib/silo/entries';
+import { listEntries } from '../lib/silo/list-entries';
 
 const N = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const ROUNDS = 30;
@@ -28,10 +28,10 @@ async function main() {
   const target = { ownerId: owner.id, sandbox: false };
   // A cursor deep in the list: walk there once with large pages.
   let cursor: string | undefined;
-  for (let seen = 0; seen < N - 200; seen += 100) cursor = (await listEntries(db.prisma, target, { limit: 100, cursor })).next_cursor;
-  const first = await timePage(() => listEntries(db.prisma, target, { limit: 20 }));
-  const deep = await timePage(() => listEntries(db.prisma, target, { limit: 20, cursor }));
-  const folder = await timePage(() => listEntries(db.prisma, target, { limit: 20, cursor, folder: 'f3' }));
+  for (let seen = 0; seen < N - 200; seen += 100) cursor = (await listEntries({ db: db.prisma, target, query: { limit: 100, cursor } })).next_cursor;
+  const first = await timePage(() => listEntries({ db: db.prisma, target, query: { limit: 20 } }));
+  const deep = await timePage(() => listEntries({ db: db.prisma, target, query: { limit: 20, cursor } }));
+  const folder = await timePage(() => listEntries({ db: db.prisma, target, query: { limit: 20, cursor, folder: 'f3' } }));
   console.log(`first page:            ${first.toFixed(2)} ms`);
   console.log(`page ${N - 200}+ deep:     ${deep.toFixed(2)} ms = ${(deep / first).toFixed(2)} × the first page (target ≈ 1)`);
   console.log(`deep page, by folder:  ${folder.toFixed(2)} ms = ${(folder / first).toFixed(2)} × the first page`);

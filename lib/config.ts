@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseAddressList } from './address-list';
+import { DEFAULT_META_LIMITS } from './schemas/common';
 
 const MiB = 1024 * 1024;
 const int = (def: number) => z.coerce.number().int().positive().default(def);
@@ -26,9 +27,9 @@ const schema = z.object({
   ADMIN_API_KEY: z.string().min(16).optional(),
   MAX_INLINE_BYTES: int(5 * MiB),
   MAX_FILE_BYTES: int(5 * 1024 * MiB),
-  MAX_META_KEYS: int(50),
-  MAX_META_KEY_LENGTH: int(64),
-  MAX_META_VALUE_LENGTH: int(1024),
+  MAX_META_KEYS: int(DEFAULT_META_LIMITS.keys),
+  MAX_META_KEY_LENGTH: int(DEFAULT_META_LIMITS.keyLength),
+  MAX_META_VALUE_LENGTH: int(DEFAULT_META_LIMITS.valueLength),
   MAX_LIST_LIMIT: int(100),
   TOKEN_TTL_SECONDS: int(3600),
   UPLOAD_URL_TTL_SECONDS: int(24 * 3600),

@@ -1,8 +1,10 @@
-// The one error type of the API and the one place it becomes the contract's error body (§1).
+// The one error type of the API and the one place it becomes the contract's error body (docs/api.md, Errors).
+import type { z } from 'zod';
 import { log } from './log';
+import type { ErrorSchema } from './schemas/common';
 import { storeFailure } from './storage/blob-store';
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   bad_json: 400,
   bad_base64: 400,
@@ -35,12 +37,7 @@ export const ERROR_STATUS = {
 
 export type ErrorKey = keyof typeof ERROR_STATUS;
 
-export interface ErrorBody {
-  code: number;
-  key: string;
-  message: string;
-  fields?: Record<string, string>;
-}
+export type ErrorBody = z.infer<typeof ErrorSchema>;
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -3,7 +3,7 @@
 // every 10 minutes), print the URL and, on an instance with no console user yet, the one-time
 // setup link.
 import { mkdirSync } from 'node:fs';
-import { issueSetupToken } from './access/setup';
+import { issueSetupToken } from './access/issue-setup-token';
 import { log } from './log';
 import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './http/rate-limit';
@@ -32,7 +32,7 @@ export async function start() {
   }
 }
 
-export async function announce() {
+async function announce() {
   const c = config();
   // PGlite has no lock of its own: a second server (or fsck) on this directory would corrupt it.
   if (!c.DATABASE_URL) {

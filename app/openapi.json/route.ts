@@ -1,4 +1,4 @@
-import { openApiDocument } from '@/lib/http/openapi';
+import { openApiDocument } from '@/lib/openapi/document';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 

@@ -1,7 +1,7 @@
 // The page behind the one-time setup link: it creates the first administrator.
 import Link from 'next/link';
 import { SetupForm } from '@/components/auth/SetupForm';
-import { setupTokenValid } from '@/lib/access/setup';
+import { setupTokenValid } from '@/lib/access/issue-setup-token';
 import { getDb } from '@/lib/db/client';
 
 export const dynamic = 'force-dynamic';

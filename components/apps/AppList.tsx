@@ -11,7 +11,7 @@ import { useToast } from '@/components/ui/Toaster';
 import { api } from '@/lib/console/api';
 import { formatDate } from '@/lib/console/format';
 import { keys, useApps } from '@/lib/console/queries';
-import type { App } from '@/lib/console/types';
+import type { App } from '@/lib/schemas/records';
 
 export function AppList() {
   const me = useMe();

@@ -8,7 +8,7 @@ import { Check, Field } from '@/components/ui/Field';
 import { Badge, ErrorNote } from '@/components/ui/bits';
 import { api } from '@/lib/console/api';
 import { keys, useOwners } from '@/lib/console/queries';
-import type { Enrollment } from '@/lib/console/types';
+import type { Enrollment } from '@/lib/schemas/records';
 import { Countdown } from './Countdown';
 
 export function AuthorizeForm() {

@@ -6,7 +6,7 @@ import { useToast } from '@/components/ui/Toaster';
 import { api } from '@/lib/console/api';
 import { formatDate } from '@/lib/console/format';
 import { keys, useApps, useEnrollments, useOwners } from '@/lib/console/queries';
-import type { Enrollment } from '@/lib/console/types';
+import type { Enrollment } from '@/lib/schemas/records';
 import { AuthorizeForm } from './AuthorizeForm';
 
 export function EnrollmentsPage() {

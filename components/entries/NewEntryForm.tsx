@@ -9,7 +9,7 @@ import { useToast } from '@/components/ui/Toaster';
 import { api, ApiFailure } from '@/lib/console/api';
 import { textToMeta } from '@/lib/console/meta';
 import { keys } from '@/lib/console/queries';
-import type { Entry } from '@/lib/console/types';
+import type { Entry } from '@/lib/schemas/records';
 
 export function NewEntryForm({ ownerId, sandbox }: { ownerId: string; sandbox: boolean }) {
   const [form, setForm] = useState({ name: '', folder: '', key: '', meta: '' });

@@ -5,7 +5,7 @@ import { Check, Field } from '@/components/ui/Field';
 import { ErrorNote } from '@/components/ui/bits';
 import { ApiFailure } from '@/lib/console/api';
 import { metaToText, textToMeta } from '@/lib/console/meta';
-import type { FileRecord } from '@/lib/console/types';
+import type { FileRecord } from '@/lib/schemas/records';
 import { useFileActions } from './useFileActions';
 
 export function EditFileForm({ file, onDone }: { file: FileRecord; onDone(): void }) {

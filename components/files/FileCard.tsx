@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Dialog } from '@/components/ui/Dialog';
 import { Badge } from '@/components/ui/bits';
 import { formatBytes } from '@/lib/console/format';
-import type { FileRecord } from '@/lib/console/types';
+import type { FileRecord } from '@/lib/schemas/records';
 import { EditFileForm } from './EditFileForm';
 import { FilePreview } from './FilePreview';
 import { useFileActions } from './useFileActions';

@@ -1,7 +1,7 @@
 'use client';
 // An entry's current files, grouped by category: formats first, then attachments.
 import { EmptyState } from '@/components/ui/bits';
-import type { FileRecord } from '@/lib/console/types';
+import type { FileRecord } from '@/lib/schemas/records';
 import { FileCard } from './FileCard';
 
 const GROUPS = [

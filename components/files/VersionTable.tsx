@@ -3,7 +3,7 @@
 import { Badge } from '@/components/ui/bits';
 import { formatBytes, formatDate, shortHash } from '@/lib/console/format';
 import { previewKind } from '@/lib/console/preview';
-import type { FileRecord } from '@/lib/console/types';
+import type { FileRecord } from '@/lib/schemas/records';
 import { fileHref } from './FilePreview';
 import { useFileActions } from './useFileActions';
 

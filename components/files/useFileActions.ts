@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useToast } from '@/components/ui/Toaster';
 import { api } from '@/lib/console/api';
 import { keys } from '@/lib/console/queries';
-import type { FileRecord } from '@/lib/console/types';
+import type { FileRecord } from '@/lib/schemas/records';
 
 export interface FilePatch {
   desc?: string;

@@ -5,7 +5,7 @@ import { signOut } from 'next-auth/react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
-import type { User } from '@/lib/console/types';
+import type { User } from '@/lib/schemas/records';
 import { ThemeToggle } from './ThemeToggle';
 import { UserContext } from './UserContext';
 

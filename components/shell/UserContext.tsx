@@ -1,7 +1,7 @@
 'use client';
 // The signed-in user, read once by the console layout on the server.
 import { createContext, useContext } from 'react';
-import type { User } from '@/lib/console/types';
+import type { User } from '@/lib/schemas/records';
 
 export const UserContext = createContext<User | null>(null);
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Check, Field } from '@/components/ui/Field';
 import { ErrorNote } from '@/components/ui/bits';
 import { ApiFailure } from '@/lib/console/api';
-import type { Owner, User } from '@/lib/console/types';
+import type { Owner, User } from '@/lib/schemas/records';
 
 export interface UserFormValue {
   email: string;

@@ -8,7 +8,7 @@ import { Badge, EmptyState, ErrorNote, PageHeader, Skeleton } from '@/components
 import { useToast } from '@/components/ui/Toaster';
 import { api } from '@/lib/console/api';
 import { keys, useOwners, useUsers } from '@/lib/console/queries';
-import type { User } from '@/lib/console/types';
+import type { User } from '@/lib/schemas/records';
 import { UserForm, type UserFormValue } from './UserForm';
 
 export function UserList() {

@@ -10,7 +10,7 @@ import { useToast } from '@/components/ui/Toaster';
 import { api } from '@/lib/console/api';
 import { formatDate } from '@/lib/console/format';
 import { keys } from '@/lib/console/queries';
-import type { ApiKey, Owner } from '@/lib/console/types';
+import type { ApiKey, Owner } from '@/lib/schemas/records';
 
 export function ApiKeys({ owner }: { owner: Owner }) {
   const me = useMe();

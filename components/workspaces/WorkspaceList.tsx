@@ -12,7 +12,7 @@ import { useToast } from '@/components/ui/Toaster';
 import { api } from '@/lib/console/api';
 import { formatDate } from '@/lib/console/format';
 import { keys, useOwners } from '@/lib/console/queries';
-import type { Owner } from '@/lib/console/types';
+import type { Owner } from '@/lib/schemas/records';
 
 export function WorkspaceList() {
   const me = useMe();

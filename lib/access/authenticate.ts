@@ -23,5 +23,5 @@ export async function principalFromBearer(db: Db, bearer: string, adminKey?: str
   throw unknownCredentials();
 }
 
-export const unknownCredentials = () => new ApiError('unauthorized', 'The credentials are unknown, revoked or malformed');
+const unknownCredentials = () => new ApiError('unauthorized', 'The credentials are unknown, revoked or malformed');
 export const noCredentials = () => new ApiError('unauthorized', 'Send credentials: Authorization: Bearer <API key or token>');

@@ -1,10 +1,11 @@
-// Authorization rules of contract §2, without a server.
+// Authorization rules of docs/api.md (Credentials, Authorize), without a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWorld, type TestWorld } from '../testing/database';
-import { createApp, verifyClient } from './apps';
+import { createApp } from './create-app';
+import { verifyClient } from './verify-client';
 import { principalFromBearer } from './authenticate';
 import { authorizeEnrollment } from './authorize-enrollment';
-import { createOwner } from './owners';
+import { createOwner } from './create-owner';
 
 let w: TestWorld;
 beforeAll(async () => (w = await testWorld()));
@@ -16,7 +17,7 @@ describe('authorizeEnrollment', () => {
     const owner = await createOwner(db, 'A');
     const other = await createOwner(db, 'B');
     const made = await createApp(db, { name: 'app', trusted: false });
-    const app = await verifyClient(db, made.client_id, made.client_secret);
+    const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
     const base = { app, ownerId: owner.id, tokenTtlSeconds: 60 };
     await expect(authorizeEnrollment(db, base)).rejects.toMatchObject({ key: 'forbidden' });
     await expect(authorizeEnrollment(db, { ...base, ownerKey: other.api_keys[0].key })).rejects.toMatchObject({ key: 'forbidden' });
@@ -30,7 +31,7 @@ describe('authorizeEnrollment', () => {
     const db = w.db.prisma;
     const owner = await createOwner(db, 'C');
     const made = await createApp(db, { name: 'trusted', trusted: true });
-    const app = await verifyClient(db, made.client_id, made.client_secret);
+    const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
     const e = await authorizeEnrollment(db, { app, ownerId: owner.id, tokenTtlSeconds: 60 });
     await db.enrollment.update({ where: { id: e.id }, data: { disabled: true } });
     await expect(principalFromBearer(db, e.token)).rejects.toMatchObject({ key: 'enrollment_disabled' });
@@ -42,8 +43,8 @@ describe('authorizeEnrollment', () => {
   it('refuses wrong secrets and unknown client ids alike', async () => {
     const db = w.db.prisma;
     const made = await createApp(db, { name: 'x', trusted: false });
-    const a = await verifyClient(db, made.client_id, 'wrong').catch((e) => e);
-    const b = await verifyClient(db, 'app_unknown', made.client_secret).catch((e) => e);
+    const a = await verifyClient({ db, clientId: made.client_id, secret: 'wrong' }).catch((e) => e);
+    const b = await verifyClient({ db, clientId: 'app_unknown', secret: made.client_secret }).catch((e) => e);
     expect(a.key).toBe('unauthorized');
     expect(b.message).toBe(a.message);
   });

@@ -1,12 +1,12 @@
-// POST /access/v1/enrollment/authorize (seed §4.1, contract §2): an application, with its client
+// POST /access/v1/enrollment/authorize (docs/api.md, Authorize): an application, with its client
 // credentials, gets a token to act for an enrollment, found by id or by owner (created on first use).
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { App, Enrollment } from '../db/generated/client';
 import { ApiError, notFound } from '../errors';
-import { UNIQUE, isUniqueViolation } from '../silo/db-errors';
+import { UNIQUE, isUniqueViolation } from '../db/db-errors';
 import { principalFromBearer } from './authenticate';
-import { presentEnrollment } from './enrollments';
+import { presentEnrollment } from './present-enrollment';
 import { hashSecret, newSecret } from './secrets';
 
 export interface AuthorizeOptions {

@@ -1,4 +1,4 @@
-// Random, high-entropy credentials, shown once and kept only as sha256 hashes (contract §2).
+// Random, high-entropy credentials, shown once and kept only as sha256 hashes (docs/api.md, Credentials).
 // sha256 is right for these (not argon2): they carry 256 random bits, so nothing is guessable.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 

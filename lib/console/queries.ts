@@ -2,7 +2,7 @@
 // Shared TanStack Query reads: one key per resource so mutations know what to refresh.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from './api';
-import type { App, Enrollment, Entry, Owner, Page, User } from './types';
+import type { App, Enrollment, Entry, Owner, Page, User } from '../schemas/records';
 
 export const keys = {
   owners: ['owners'] as const,

@@ -12,6 +12,8 @@ import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 
 export type Db = PrismaClient;
+/** A client or an open transaction: what a query that may run inside a caller's transaction takes. */
+export type Tx = Omit<Db, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
 export interface Database {
   kind: 'pglite' | 'postgres';

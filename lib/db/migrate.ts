@@ -18,7 +18,7 @@ export interface Migration {
 }
 
 // Read at run time from the app's directory; turbopackIgnore keeps the build from tracing the whole project.
-export const MIGRATIONS_DIR = path.join(/* turbopackIgnore: true */ process.cwd(), 'prisma', 'migrations');
+const MIGRATIONS_DIR = path.join(/* turbopackIgnore: true */ process.cwd(), 'prisma', 'migrations');
 
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const names = (await readdir(dir, { withFileTypes: true }))

@@ -1,9 +1,11 @@
 // Who is calling: a Bearer credential, or the console's session cookie (same-origin mutations only).
 import { noCredentials, principalFromBearer } from '../access/authenticate';
-import { scopeOf, type Principal, type Scope, type Target } from '../access/principal';
+import { scopeOf, type Principal } from '../access/principal';
+import { ownsWorkspace, type Scope, type Target } from '../db/scope';
 import { getDb } from '../db/client';
 import { config } from '../config';
 import { ApiError } from '../errors';
+import { UUID } from '../schemas/common';
 import { sessionPrincipal } from './session';
 
 export interface CallerRequest {
@@ -21,18 +23,32 @@ export function bearerOf(headers: Headers): string | undefined {
   return m[1];
 }
 
-export async function authenticate(req: CallerRequest): Promise<Principal> {
+/** A Bearer credential (which must be valid), else the session's user, else undefined. */
+async function principalOf(headers: Headers): Promise<Principal | undefined> {
   const db = await getDb();
-  const bearer = bearerOf(req.headers);
-  if (bearer) return principalFromBearer(db, bearer, config().ADMIN_API_KEY);
-  const user = await sessionPrincipal(db, req.headers);
-  if (!user) throw noCredentials();
-  if (!SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
-  return user;
+  const bearer = bearerOf(headers);
+  return bearer ? principalFromBearer(db, bearer, config().ADMIN_API_KEY) : sessionPrincipal(db, headers);
+}
+
+export async function authenticate(req: CallerRequest): Promise<Principal> {
+  const p = await principalOf(req.headers);
+  if (!p) throw noCredentials();
+  if (p.kind === 'user' && !SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
+  return p;
+}
+
+/**
+ * Credentials on a file's link, where they are optional (a private file needs them). A Bearer
+ * credential must be valid; a session cookie that does not verify is ignored, as a browser holding
+ * a stale console cookie must still open a public link (a private file then answers 401).
+ */
+export async function optionalSiloScope(req: CallerRequest): Promise<Scope | undefined> {
+  const p = await principalOf(req.headers);
+  return p ? siloScope(p) : undefined;
 }
 
 /** Cookie-authenticated mutations must come from our own pages (CSRF). */
-export function assertSameOrigin(headers: Headers) {
+function assertSameOrigin(headers: Headers) {
   const origin = headers.get('origin');
   const host = headers.get('x-forwarded-host') ?? headers.get('host');
   let ok = false;
@@ -61,11 +77,9 @@ export function siloTarget(p: Principal, headers: Headers): Target {
   if (!ownerId) throw new ApiError('bad_request', 'Name the workspace with the X-Silo-Owner header');
   // It reaches a uuid column: anything but a UUID would fail the query rather than name nothing.
   if (!UUID.test(ownerId)) throw new ApiError('bad_request', 'X-Silo-Owner must be a workspace id (a UUID)');
-  if (scope.owners !== 'all' && !scope.owners.includes(ownerId)) throw new ApiError('not_found', 'Workspace not found');
+  if (!ownsWorkspace(scope, ownerId)) throw new ApiError('not_found', 'Workspace not found');
   return { ownerId, sandbox: sandboxHeader(headers.get('x-silo-sandbox')) };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** X-Silo-Sandbox: absent or false is live, true is the sandbox; anything else is a mistake to point out. */
 function sandboxHeader(value: string | null): boolean {
@@ -73,10 +87,4 @@ function sandboxHeader(value: string | null): boolean {
   if (v === undefined || v === '' || v === 'false') return false;
   if (v === 'true') return true;
   throw new ApiError('bad_request', 'X-Silo-Sandbox must be true or false');
-}
-
-export async function requireAdmin(req: CallerRequest): Promise<Principal> {
-  const p = await authenticate(req);
-  if (p.kind === 'admin_key' || (p.kind === 'user' && p.admin)) return p;
-  throw new ApiError('forbidden', 'Only instance administrators may do this');
 }

@@ -1,4 +1,4 @@
-// HTTP Basic client credentials (contract §2: accepted for authorize as well as the JSON body).
+// HTTP Basic client credentials (docs/api.md, Authorize: accepted for authorize as well as the JSON body).
 import { ApiError } from '../errors';
 import { storable } from '../schemas/common';
 

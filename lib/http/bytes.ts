@@ -4,14 +4,13 @@ import { pipeline } from 'node:stream/promises';
 import type { File } from '../db/generated/client';
 import { ApiError } from '../errors';
 import { fileHeaders, matchesEtag, parseRange } from '../silo/files/file-headers';
-import { presentFile } from '../silo/files/present-file';
 import { receiveUpload } from '../silo/files/receive-upload';
 import { uploadProgress } from '../silo/files/upload-window';
-import { previousOf } from '../silo/files/slots';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { Db } from '../db/client';
 import type { BlobStore } from '../storage/blob-store';
 import { config } from '../config';
+import { fileRecord } from './file-reply';
 import { idleGuarded } from './idle-body';
 import { JSON_TYPE } from './respond';
 
@@ -69,7 +68,7 @@ export async function acceptUpload(req: IncomingMessage, res: ServerResponse, d:
     res.setHeader('Upload-Length', Number(file.size));
     return void res.end();
   }
-  const body = Buffer.from(JSON.stringify(presentFile(outcome.file, d.signer, await previousOf(d.db, outcome.file))));
+  const body = Buffer.from(JSON.stringify(await fileRecord(d, outcome.file)));
   res.statusCode = 200;
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Content-Length', body.length);

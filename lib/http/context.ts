@@ -1,5 +1,6 @@
 // What a silo route needs, resolved once per request: database, blob store, caller, url signer.
-import type { Principal, Scope } from '../access/principal';
+import type { Principal } from '../access/principal';
+import type { Scope } from '../db/scope';
 import { instanceSecret } from '../access/instance';
 import { config } from '../config';
 import { getDb, type Db } from '../db/client';
@@ -17,7 +18,7 @@ export interface SiloContext {
 }
 
 /** The origin links are built on: PUBLIC_URL, else what the request was addressed to. */
-export function publicBase(headers: Headers): string {
+function publicBase(headers: Headers): string {
   const configured = config().PUBLIC_URL;
   if (configured) return configured.replace(/\/+$/, '');
   const host = headers.get('x-forwarded-host') ?? headers.get('host') ?? 'localhost';

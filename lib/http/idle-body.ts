@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors';
 
-export const uploadIdle = (idleMs: number) =>
+const uploadIdle = (idleMs: number) =>
   new ApiError('upload_idle', `No byte arrived for ${idleMs / 1000} s: the upload ended; its bytes are held, resume with HEAD and Content-Range`);
 
 export async function* idleGuarded(body: Readable, idleMs: number): AsyncGenerator<Buffer> {

@@ -1,10 +1,19 @@
 // Pages Router byte routes keep Node's req/res (Content-Length kept, bodies ~3× faster); these
-// helpers let them share the web Request/Response handlers for their JSON methods.
+// helpers let them answer their JSON methods with web Request/Response handlers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { NodeHandler } from './node-route';
+import type { Handler } from './route';
 
-export function webHeaders(req: IncomingMessage): Headers {
+/** A web handler as a Pages route method; the route's path parameters are its params. */
+export const viaWeb =
+  (handler: Handler): NodeHandler =>
+  async (req, res, ctx) => {
+    const params = Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, v ?? '']));
+    await sendWebResponse(res, await handler(toWebRequest(req), { params, requestId: ctx.requestId }));
+  };
+
+function webHeaders(req: IncomingMessage): Headers {
   const h = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
@@ -13,7 +22,7 @@ export function webHeaders(req: IncomingMessage): Headers {
   return h;
 }
 
-export function toWebRequest(req: IncomingMessage): Request {
+function toWebRequest(req: IncomingMessage): Request {
   const method = req.method ?? 'GET';
   const hasBody = !['GET', 'HEAD'].includes(method);
   return new Request(`http://internal${req.url ?? '/'}`, {
@@ -25,7 +34,7 @@ export function toWebRequest(req: IncomingMessage): Request {
   });
 }
 
-export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, key) => res.setHeader(key, value));
   if (!response.body) return void res.end();
@@ -34,6 +43,5 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   res.end(body);
 }
 
-export async function sendStream(res: ServerResponse, stream: Readable): Promise<void> {
-  await pipeline(stream, res);
-}
+/** The caller of a Pages route, as authenticate() reads it. */
+export const callerOf = (req: IncomingMessage) => ({ headers: webHeaders(req), method: req.method ?? 'GET' });

@@ -1,10 +1,10 @@
 // Reading requests: JSON bodies under a size limit counted while streaming, queries, params.
 import type { z } from 'zod';
 import { ApiError } from '../errors';
-import { NOT_STORABLE, storable } from '../schemas/common';
+import { NOT_STORABLE, isUuid, storable } from '../schemas/common';
 
 /** Turns zod issues into the contract's `fields` map and a sentence. */
-export function validationError(issues: readonly z.core.$ZodIssue[]): ApiError {
+function validationError(issues: readonly z.core.$ZodIssue[]): ApiError {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
     const field = issue.path.map(String).join('.') || 'body';
@@ -23,20 +23,20 @@ function friendly(issue: z.core.$ZodIssue): string {
 
 const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const r = schema.safeParse(value);
   if (!r.success) throw validationError(r.error.issues);
   return r.data;
 }
 
-export function isJsonType(contentType: string | null): boolean {
+function isJsonType(contentType: string | null): boolean {
   if (!contentType) return false;
   const type = contentType.split(';')[0].trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
 /** Reads a web body stream, refusing (413) as soon as it passes `maxBytes`. */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
+async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
   if (!body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -111,7 +111,7 @@ export function readQuery<S extends z.ZodType>(url: string | URL, schema: S): z.
 
 /** A path id that is not a UUID names nothing: 404, as for any unknown id. */
 export function pathId(value: string | undefined, what = 'Not found'): string {
-  if (!value || !/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value))
+  if (!value || !isUuid(value))
     throw new ApiError('not_found', what);
   return value.toLowerCase();
 }

@@ -9,7 +9,7 @@ import { config } from '../config';
 
 const g = globalThis as unknown as { __siloSessionSecret?: Promise<string> };
 
-export function sessionSecretFile(): string {
+function sessionSecretFile(): string {
   return path.join(config().DATA_DIR, 'session-secret');
 }
 

@@ -1,6 +1,6 @@
 // Payloads of the access service (seed §2.1–2.2, contract §2) and of /admin/v1.
 import { z } from 'zod';
-import { listOf, listQuery, plain, text, timestamp, uuid } from './common';
+import { listOf, listQuery, plain, recordId, text, timestamp, uuid } from './common';
 
 export const AuthorizeInput = z
   .object({
@@ -14,24 +14,26 @@ export const AuthorizeInput = z
 export type AuthorizeInput = z.infer<typeof AuthorizeInput>;
 
 const enrollmentFields = {
-  id: z.string().meta({ format: 'uuid' }),
-  app_id: z.string().meta({ format: 'uuid' }),
-  owner_id: z.string().meta({ format: 'uuid' }),
+  id: recordId,
+  app_id: recordId,
+  owner_id: recordId,
   created_at: timestamp,
   updated_at: timestamp,
-  data: z.unknown().optional(),
+  data: z.unknown().optional().meta({ description: 'What the application stored with the enrollment' }),
   disabled: z.boolean(),
   sandbox: z.boolean(),
 };
 
 export const EnrollmentRecord = z.object(enrollmentFields).meta({ id: 'Enrollment' });
+export type EnrollmentRecord = z.infer<typeof EnrollmentRecord>;
 export const AuthorizedEnrollment = z
   .object({
     ...enrollmentFields,
     token: z.string().meta({ description: 'Send as Authorization: Bearer <token>' }),
-    token_expires: z.number().int().meta({ description: 'Unix seconds' }),
+    token_expires: z.number().int().min(0).meta({ description: 'Unix seconds', example: 1795867200 }),
   })
   .meta({ id: 'AuthorizedEnrollment' });
+export type AuthorizedEnrollment = z.infer<typeof AuthorizedEnrollment>;
 
 export const EnrollmentList = listOf(EnrollmentRecord, 'EnrollmentList');
 export const enrollmentListQuery = (maxLimit: number) =>
@@ -43,20 +45,27 @@ export const KeyInput = z.object({ sandbox: z.boolean().default(false) }).meta({
 export const AppInput = z.object({ name: text(255, 1), trusted: z.boolean().default(false) }).meta({ id: 'AppInput' });
 
 export const NewApiKey = z
-  .object({ id: z.string(), key: z.string(), sandbox: z.boolean(), created_at: timestamp })
+  .object({ id: recordId, key: z.string(), sandbox: z.boolean(), created_at: timestamp })
   .meta({ id: 'NewApiKey', description: 'The key is shown in this response only' });
+export type NewApiKey = z.infer<typeof NewApiKey>;
 export const ApiKeyRecord = z
-  .object({ id: z.string(), prefix: z.string(), sandbox: z.boolean(), created_at: timestamp })
+  .object({ id: recordId, prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }), sandbox: z.boolean(), created_at: timestamp })
   .meta({ id: 'ApiKey' });
+export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
+const ownerName = z.string().meta({ example: 'Acme Ltd' });
 export const OwnerRecord = z
-  .object({ id: z.string(), name: z.string(), created_at: timestamp, api_keys: z.array(ApiKeyRecord).optional() })
+  .object({ id: recordId, name: ownerName, created_at: timestamp, api_keys: z.array(ApiKeyRecord).optional().meta({ description: 'Unrevoked keys; on GET of one owner' }) })
   .meta({ id: 'Owner' });
+export type OwnerRecord = z.infer<typeof OwnerRecord>;
 export const NewOwner = z
-  .object({ id: z.string(), name: z.string(), created_at: timestamp, api_keys: z.array(NewApiKey) })
+  .object({ id: recordId, name: ownerName, created_at: timestamp, api_keys: z.array(NewApiKey) })
   .meta({ id: 'NewOwner' });
+export type NewOwner = z.infer<typeof NewOwner>;
 export const OwnerList = listOf(OwnerRecord, 'OwnerList');
 export const AppRecord = z
-  .object({ id: z.string(), name: z.string(), client_id: z.string(), trusted: z.boolean(), created_at: timestamp })
+  .object({ id: recordId, name: z.string().meta({ example: 'Billing app' }), client_id: z.string(), trusted: z.boolean(), created_at: timestamp })
   .meta({ id: 'App' });
-export const NewAppSecret = AppRecord.extend({ client_secret: z.string() }).meta({ id: 'AppWithSecret' });
+export type AppRecord = z.infer<typeof AppRecord>;
+export const NewAppSecret = AppRecord.extend({ client_secret: z.string().meta({ description: 'Shown in this response only' }) }).meta({ id: 'AppWithSecret' });
+export type NewAppSecret = z.infer<typeof NewAppSecret>;
 export const AppList = listOf(AppRecord, 'AppList');

@@ -26,10 +26,20 @@ export const text = (max: number, min = 0) =>
 /** A query parameter or other short string that reaches the database: no NUL, no unpaired surrogates. */
 export const plain = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(storable, NOT_STORABLE);
 
+/** A UUID as we write and store them: lowercase. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ANY_CASE_UUID = new RegExp(UUID.source, 'i');
+
+/** Ids from callers (paths, bodies, queries) may be in either case; they are lowercased after. */
+export const isUuid = (s: string) => ANY_CASE_UUID.test(s);
+
 export const uuid = z
   .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID')
+  .regex(ANY_CASE_UUID, 'must be a UUID')
   .transform((s) => s.toLowerCase());
+
+/** A record's id in a response. */
+export const recordId = z.string().meta({ format: 'uuid', example: '0b9d4a52-5c1e-4f4e-9d3a-6a2f0c1b7e21' });
 
 export const timestamp = z.string().meta({ format: 'date-time', example: '2026-11-22T12:00:00.000Z' });
 
@@ -39,6 +49,7 @@ export interface MetaLimits {
   valueLength: number;
 }
 
+/** Contract §6; config.ts takes its MAX_META_* defaults from here. */
 export const DEFAULT_META_LIMITS: MetaLimits = { keys: 50, keyLength: 64, valueLength: 1024 };
 
 /**
@@ -65,10 +76,13 @@ export const meta = (limits: MetaLimits = DEFAULT_META_LIMITS) =>
 
 export const ErrorSchema = z
   .object({
-    code: z.number().int().meta({ example: 422 }),
+    code: z.number().int().min(400).max(599).meta({ description: 'The HTTP status', example: 422 }),
     key: z.string().meta({ example: 'validation' }),
     message: z.string().meta({ example: 'sha256 must be 64 hexadecimal characters' }),
-    fields: z.record(z.string(), z.string()).optional(),
+    fields: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'Invalid fields and what is wrong with each (422)', example: { sha256: 'must be 64 hexadecimal characters' } }),
   })
   .meta({ id: 'Error', description: 'Every error, for every status and route (contract §1)' });
 
@@ -76,7 +90,7 @@ export const listOf = <T extends z.ZodType>(item: T, id: string) =>
   z
     .object({
       list: z.array(item),
-      limit: z.number().int(),
+      limit: z.number().int().min(0).meta({ description: 'The page size asked for (or the default)', example: 20 }),
       cursor: z.string().optional().meta({ description: 'The cursor this page was asked for' }),
       next_cursor: z.string().optional().meta({ description: 'Pass as ?cursor= for the next page; absent on the last' }),
     })

@@ -1,7 +1,7 @@
 // Payloads of the entry endpoints (contract §3).
 import { z } from 'zod';
 import { FileRecord } from './files';
-import { listOf, listQuery, meta, plain, text, timestamp, type MetaLimits } from './common';
+import { listOf, listQuery, meta, plain, recordId, text, timestamp, type MetaLimits } from './common';
 
 export const entryInput = (metaLimits: MetaLimits) =>
   z
@@ -27,11 +27,11 @@ export type EntryUpdate = z.infer<ReturnType<typeof entryUpdate>>;
 
 export const EntryRecord = z
   .object({
-    id: z.string().meta({ format: 'uuid' }),
-    key: z.string().optional(),
-    folder: z.string(),
-    name: z.string(),
-    meta: z.record(z.string(), z.string()),
+    id: recordId,
+    key: z.string().optional().meta({ example: 'INV-2026-0042' }),
+    folder: z.string().meta({ example: 'invoices/2026' }),
+    name: z.string().meta({ example: 'Invoice 2026-0042' }),
+    meta: z.record(z.string(), z.string()).meta({ example: { source: 'erp' } }),
     sandbox: z.boolean(),
     created_at: timestamp,
     updated_at: timestamp,
@@ -41,6 +41,7 @@ export const EntryRecord = z
 export type EntryRecord = z.infer<typeof EntryRecord>;
 
 export const EntryList = listOf(EntryRecord, 'EntryList');
+export type EntryList = z.infer<typeof EntryList>;
 
 export const entryListQuery = (maxLimit: number) =>
   listQuery(maxLimit).extend({ folder: plain(1024).optional(), key: plain(1024).optional() });

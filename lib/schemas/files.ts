@@ -1,6 +1,6 @@
 // Payloads of the file endpoints: seed §2.3 and §4.2–4.3, contract §4.
 import { z } from 'zod';
-import { meta, text, timestamp, uuid, type MetaLimits } from './common';
+import { meta, recordId, text, timestamp, uuid, type MetaLimits } from './common';
 import { MAX_MEDIA_TYPE_LENGTH, isMediaType } from './media-type';
 
 export const Category = z.enum(['format', 'attachment']);
@@ -22,20 +22,30 @@ const mime = z
   })
   .meta({ description: 'RFC 9110 media type in ASCII: type/subtype with optional ; name=value parameters', example: 'application/pdf' });
 
+/** The file limits of contract §6 (MAX_INLINE_BYTES, MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS). */
 export interface FileLimits {
+  maxInlineBytes: number;
   maxFileBytes: number;
-  meta: MetaLimits;
+  uploadTtlSeconds: number;
 }
 
-export const fileInput = (limits: FileLimits) =>
+/**
+ * What the file request schemas check: meta. A size over the file limit is not checked here
+ * because it answers 413, not 422 (create-file decides); the other file limits may be passed along.
+ */
+export type FileSchemaLimits = Partial<FileLimits> & { meta: MetaLimits };
+
+const HASH_EXAMPLE = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+
+export const fileInput = (limits: FileSchemaLimits) =>
   z
     .object({
       name: text(255, 1),
       category: Category.default('attachment'),
       data: z.string().optional().meta({ description: 'Base64 content (inline upload)' }),
       mime: mime.optional(),
-      sha256: sha256.optional().meta({ description: 'Hex SHA-256 of the bytes; required without data' }),
-      size: z.number().int().min(0).optional().meta({ description: 'Bytes; over the file limit answers 413' }),
+      sha256: sha256.optional().meta({ description: 'Hex SHA-256 of the bytes; required without data', example: HASH_EXAMPLE }),
+      size: z.number().int().min(0).optional().meta({ description: 'Bytes; over the file limit answers 413', example: 48213 }),
       key: text(255, 1).optional(),
       desc: text(1024).default(''),
       embeddable: z.boolean().default(false),
@@ -51,7 +61,7 @@ export const fileInput = (limits: FileLimits) =>
 
 export type FileInput = z.infer<ReturnType<typeof fileInput>>;
 
-export const fileUpdate = (limits: FileLimits) =>
+export const fileUpdate = (limits: FileSchemaLimits) =>
   z
     .object({
       desc: text(1024).optional(),
@@ -63,27 +73,31 @@ export const fileUpdate = (limits: FileLimits) =>
 
 export type FileUpdate = z.infer<ReturnType<typeof fileUpdate>>;
 
+const size = z.number().int().min(0).meta({ description: 'Bytes', example: 48213 });
+const hash = z.string().meta({ description: 'Lowercase hex SHA-256 of the bytes', example: HASH_EXAMPLE });
+
 export const PreviousVersion = z
-  .object({ id: z.string(), hash: z.string(), size: z.number().int(), created_at: timestamp })
+  .object({ id: recordId, hash, size, created_at: timestamp })
   .meta({ id: 'PreviousVersion' });
+export type PreviousVersion = z.infer<typeof PreviousVersion>;
 
 export const FileRecord = z
   .object({
-    id: z.string().meta({ format: 'uuid' }),
-    entry_id: z.string().meta({ format: 'uuid' }),
-    name: z.string(),
+    id: recordId,
+    entry_id: recordId,
+    name: z.string().meta({ example: 'invoice-2026-0042.pdf' }),
     category: Category,
     key: z.string().optional(),
-    desc: z.string().optional(),
-    mime: z.string(),
-    size: z.number().int(),
-    hash: z.string().meta({ description: 'Lowercase hex SHA-256 of the bytes' }),
+    desc: z.string(),
+    mime: z.string().meta({ example: 'application/pdf' }),
+    size,
+    hash,
     url: z.string().meta({ description: 'Signed link: PUT the bytes here while stored is false; GET them after' }),
     stored: z.boolean(),
     embeddable: z.boolean(),
     private: z.boolean(),
-    meta: z.record(z.string(), z.string()),
-    previous: z.array(PreviousVersion).optional(),
+    meta: z.record(z.string(), z.string()).meta({ example: { source: 'erp' } }),
+    previous: z.array(PreviousVersion).optional().meta({ description: 'Earlier versions, newest first' }),
     created_at: timestamp,
   })
   .meta({ id: 'FileRecord' });
@@ -91,5 +105,6 @@ export const FileRecord = z
 export type FileRecord = z.infer<typeof FileRecord>;
 
 export const FileList = z.object({ list: z.array(FileRecord) }).meta({ id: 'FileList' });
+export type FileList = z.infer<typeof FileList>;
 
 export const FileParams = z.object({ entry_id: uuid, id: uuid });

@@ -1,6 +1,6 @@
 // Payloads of the console's own admin endpoints: setup, users and their workspaces, "me".
 import { z } from 'zod';
-import { NOT_STORABLE, storable, text, timestamp, uuid } from './common';
+import { NOT_STORABLE, listOf, recordId, storable, text, timestamp, uuid } from './common';
 
 // No whitespace or control characters either side of one @ (and, like every string, no NUL).
 const email = z
@@ -38,6 +38,16 @@ export const UserUpdate = z
 export type UserUpdate = z.infer<typeof UserUpdate>;
 
 export const UserRecord = z
-  .object({ id: z.string(), email: z.string(), name: z.string(), admin: z.boolean(), owner_ids: z.array(z.string()), created_at: timestamp })
+  .object({
+    id: recordId,
+    email: z.string().meta({ example: 'ada@example.com' }),
+    name: z.string().meta({ example: 'Ada Lovelace' }),
+    admin: z.boolean(),
+    owner_ids: z.array(recordId).meta({ description: 'The workspaces the user belongs to' }),
+    created_at: timestamp,
+  })
   .meta({ id: 'User' });
 export type UserRecord = z.infer<typeof UserRecord>;
+
+/** Every user at once: limit is the number of users. */
+export const UserList = listOf(UserRecord, 'UserList');

@@ -4,13 +4,14 @@
 // never hurt) and dead held copies dropped as the upload sweep does.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/client';
+import { UUID } from '../schemas/common';
 import type { BlobInfo, BlobStore } from '../storage/blob-store';
 import { underBlobLock } from './files/blobs';
 import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
 import { sweepUploads } from './files/sweep-uploads';
+import { isUploadExpired } from './files/upload-window';
 
 const BATCH = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface FsckOptions {
   /** free unreferenced blobs and drop dead held copies */
@@ -126,7 +127,7 @@ async function heldCopies(db: Db, store: BlobStore): Promise<HeldCopy[]> {
       ? 'scratch'
       : !f || f.stored
         ? 'orphan'
-        : f.uploadExpiresAt && f.uploadExpiresAt.getTime() <= now
+        : isUploadExpired(f, now)
           ? 'expired'
           : 'uploading';
     out.push({ uploadId: h.uploadId, size: await store.heldSize(h.uploadId), modifiedAt: h.modifiedAt, state });

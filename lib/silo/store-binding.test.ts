@@ -4,14 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../access/owners';
+import { createTestOwner } from '../testing/owner';
 import { openDatabase } from '../db/client';
 import { databaseId, ensureDatabaseId } from '../db/database-id';
 import { LocalDiskStore } from '../storage/local-disk';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
-import { createEntry } from './entries';
+import { createEntry } from './create-entry';
 import { createFile } from './files/create-file';
-import { fileInput } from '../schemas/files';
+import { parseFileInput } from '../testing/files';
 import { bindStore, movedDefaultProblem } from './store-binding';
 
 describe.each(testDatabases())('store binding (%s)', (database) => {
@@ -73,11 +73,11 @@ describe.each(testDatabases())('store binding (%s)', (database) => {
       await old.commitHeld('a', got.hash);
       // the database has no stored file: nothing to lose
       expect(await movedDefaultProblem(other.db.prisma, o)).toBeUndefined();
-      const owner = await createOwner(other.db.prisma, 'A');
-      const entry = (await createEntry(other.db.prisma, { ownerId: owner.id, sandbox: false }, { folder: '', name: '', meta: {} })).entry;
+      const owner = await createTestOwner(other.db.prisma, 'A');
+      const entry = (await createEntry({ db: other.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })).entry;
       await createFile({
         db: other.db.prisma, store: other.store, scope: { owners: [owner.id], sandbox: false }, entryId: entry.id,
-        input: fileInput({ maxFileBytes: 1e6, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse({ name: 'x', data: 'eA==' }),
+        input: parseFileInput({ name: 'x', data: 'eA==' }),
         limits: { maxInlineBytes: 1e6, maxFileBytes: 1e6, uploadTtlSeconds: 60 },
       });
       const problem = await movedDefaultProblem(other.db.prisma, o);

@@ -4,7 +4,7 @@
 import { log } from '@/lib/log';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { currentSessionVersion, verifyCredentials } from '@/lib/access/users';
+import { currentSessionVersion, verifyCredentials } from '@/lib/access/verify-credentials';
 import { getDb } from '@/lib/db/client';
 import { sessionSecret } from '@/lib/http/session-secret';
 import { knownDevice } from './known-device';

@@ -1,6 +1,6 @@
 // The signed-in console user of the page being rendered (server components only).
 import { headers } from 'next/headers';
-import { getUser } from '@/lib/access/users';
+import { getUser } from '@/lib/access/get-user';
 import { getDb } from '@/lib/db/client';
 import { sessionPrincipal } from '@/lib/http/session';
 import type { UserRecord } from '@/lib/schemas/users';

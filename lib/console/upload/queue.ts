@@ -2,7 +2,7 @@
 // stored (or failed / cancelled, from where it can be retried). A retry resumes: the hash and the
 // placeholder are kept, and HEAD {url} tells how many bytes the server already holds.
 import { api, ApiFailure } from '../api';
-import type { FileRecord } from '../types';
+import type { FileRecord } from '../../schemas/records';
 import { hashFile } from './hash-file';
 import { sendBytes, uploadOffset } from './send-bytes';
 import { SpeedMeter, secondsLeft } from './speed';

@@ -1,7 +1,7 @@
 // The bytes of a placeholder: PUT {url} with XMLHttpRequest (fetch has no upload progress), and
 // HEAD {url} for the offset to resume from after a dropped connection.
 import { ApiFailure, failure } from '../api';
-import type { FileRecord } from '../types';
+import type { FileRecord } from '../../schemas/records';
 
 export class ConnectionLost extends Error {
   constructor() {

@@ -1,4 +1,4 @@
-// Bytes sent to a file that is stored already (contract §4): the same bytes answer 200, other
+// Bytes sent to a file that is stored already (docs/api.md, Uploads): the same bytes answer 200, other
 // bytes 409, and nothing changes. Compared by hashing the stream in memory as it arrives: nothing
 // is written, so whoever holds a public file's url cannot fill the disk by sending to it.
 import { createHash } from 'node:crypto';

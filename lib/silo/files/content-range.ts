@@ -1,4 +1,4 @@
-// Content-Range of a resumed upload: `bytes N-M/size` or `bytes N-*/size` (contract §4).
+// Content-Range of a resumed upload: `bytes N-M/size` or `bytes N-*/size` (docs/api.md, Uploads).
 import { ApiError } from '../../errors';
 
 export interface UploadRange {

@@ -1,24 +1,20 @@
-// POST and PUT of a file (seed §4.2–4.3, contract §4): inline bytes, or a placeholder awaiting them.
+// POST and PUT of a file (docs/api.md, Files): inline bytes, or a placeholder awaiting them.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, isApiError } from '../../errors';
-import type { Scope } from '../../access/principal';
+import type { Scope } from '../../db/scope';
 import type { BlobStore } from '../../storage/blob-store';
-import type { FileInput } from '../../schemas/files';
-import { findEntry } from '../entries';
-import { UNIQUE, isUniqueViolation, sameJson } from '../db-errors';
+import type { FileInput, FileLimits } from '../../schemas/files';
+import { findEntry } from '../find-entry';
+import { UNIQUE, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob } from './blobs';
-import { ensureSlot, insertCurrent, makeCurrent } from './slots';
+import { ensureSlot } from './ensure-slot';
+import { insertCurrent } from './insert-current';
+import { makeCurrent } from './make-current';
 import { lockForCompletion } from './complete-placeholder';
 import { withUploadLease } from './upload-lock';
-
-export interface FileLimits {
-  maxInlineBytes: number;
-  maxFileBytes: number;
-  uploadTtlSeconds: number;
-}
 
 export interface CreateFileOptions {
   db: Db;
@@ -39,7 +35,7 @@ interface Content {
 }
 
 export async function createFile(o: CreateFileOptions): Promise<{ file: File; created: boolean }> {
-  const entry = await findEntry(o.db, o.scope, o.entryId);
+  const entry = await findEntry({ db: o.db, scope: o.scope, id: o.entryId });
   const content = contentOf(o.input, o.limits);
   if (o.id) {
     const existing = await o.db.file.findUnique({ where: { id: o.id } });

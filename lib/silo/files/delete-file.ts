@@ -15,7 +15,13 @@ export interface RemovedFile {
   leased?: boolean;
 }
 
-export async function deleteFile(db: Db, store: BlobStore, file: File): Promise<void> {
+export interface DeleteFileOptions {
+  db: Db;
+  store: BlobStore;
+  file: File;
+}
+
+export async function deleteFile({ db, store, file }: DeleteFileOptions): Promise<void> {
   const removed = await db.$transaction(async (tx) => {
     // The slot row first, locked as a completion locks it (complete-placeholder.ts): which file is
     // current cannot change between reading it and deleting.

@@ -1,4 +1,4 @@
-// Headers and ranges of a file fetch (contract §4 "Fetch"). Pure functions: no I/O.
+// Headers and ranges of a file fetch (docs/api.md, Fetch). Pure functions: no I/O.
 // Every header value is built to be valid whatever the stored row holds (rows written before a
 // validation rule existed included): a header that cannot be set would turn a fetch into a 500.
 import type { ByteRange } from '../../storage/blob-store';
@@ -6,11 +6,11 @@ import { isMediaType } from '../../schemas/media-type';
 
 const INLINE_SAFE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'text/plain']);
 
-export const baseType = (mime: string) => mime.split(';')[0].trim().toLowerCase();
-export const isInlineSafe = (mime: string) => INLINE_SAFE.has(baseType(mime));
+const baseType = (mime: string) => mime.split(';')[0].trim().toLowerCase();
+const isInlineSafe = (mime: string) => INLINE_SAFE.has(baseType(mime));
 
 /** The stored mime when HTTP can carry it, else what a type we cannot name is served as. */
-export const servedType = (mime: string) => (isMediaType(mime) ? mime : 'application/octet-stream');
+const servedType = (mime: string) => (isMediaType(mime) ? mime : 'application/octet-stream');
 
 /** RFC 6266: an ASCII `filename` fallback and the exact name as UTF-8 in `filename*`. */
 export function contentDisposition(name: string, inline: boolean): string {

@@ -1,4 +1,4 @@
-// The signed `url` of a file (contract §4): one capability link per file that takes PUT (and
+// The signed `url` of a file (docs/api.md, Uploads): one capability link per file that takes PUT (and
 // HEAD) while the bytes are awaited and serves GET/HEAD once they are stored. The signature
 // covers the file id and a per-file nonce; deleting the file makes the link name nothing.
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -2,22 +2,37 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, notFound } from '../../errors';
-import { inScope, scopeWhere, type Scope } from '../../access/principal';
-import { findEntry } from '../entries';
+import { inScope, scopeWhere, type Scope } from '../../db/scope';
+import { findEntry } from '../find-entry';
 import { verifyFileSignature } from './file-url';
 
 export const fileNotFound = () => notFound('File not found');
 
-export async function findFileInEntry(db: Db, scope: Scope, entryId: string, id: string): Promise<File> {
+export interface FindFileInEntryOptions {
+  db: Db;
+  scope: Scope;
+  entryId: string;
+  id: string;
+}
+
+export async function findFileInEntry({ db, scope, entryId, id }: FindFileInEntryOptions): Promise<File> {
   // One query when it is there (every read of a file's bytes); a miss asks again which of the
   // two is missing, as the answer names it.
   const file = await db.file.findFirst({ where: { id, entryId, entry: scopeWhere(scope) } });
   if (file) return file;
-  await findEntry(db, scope, entryId);
+  await findEntry({ db, scope, id: entryId });
   throw fileNotFound();
 }
 
-export async function findFileByUrl(db: Db, secret: string, id: string, sig: string | null): Promise<File> {
+export interface FindFileByUrlOptions {
+  db: Db;
+  /** the instance's url-signing secret */
+  secret: string;
+  id: string;
+  sig: string | null;
+}
+
+export async function findFileByUrl({ db, secret, id, sig }: FindFileByUrlOptions): Promise<File> {
   const file = await db.file.findUnique({ where: { id } });
   if (!file || !sig || !verifyFileSignature(secret, file, sig)) throw fileNotFound();
   return file;

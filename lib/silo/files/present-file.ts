@@ -2,7 +2,7 @@
 import type { File } from '../../db/generated/client';
 import type { FileRecord } from '../../schemas/files';
 import { fileUrl, type UrlSigner } from './file-url';
-import type { PreviousVersion } from './slots';
+import type { PreviousVersion } from './list-previous-versions';
 
 export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersion[]): FileRecord {
   return {

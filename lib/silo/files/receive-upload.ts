@@ -1,4 +1,4 @@
-// PUT of the raw bytes to a placeholder's url (contract §4): streamed, counted and hashed as they
+// PUT of the raw bytes to a placeholder's url (docs/api.md, Uploads): streamed, counted and hashed as they
 // arrive; resumable with Content-Range; stored only when size and sha256 match the placeholder.
 // One upload at a time per placeholder holds its lease (upload-lock.ts) from before the first
 // byte is written until it answers; a delete meanwhile removes the rows but leaves the held bytes
@@ -12,7 +12,7 @@ import { compareWithStored } from './compare-stored';
 import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
-import { makeCurrent } from './slots';
+import { makeCurrent } from './make-current';
 import { renewUploadLease, uploadBusy, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
 

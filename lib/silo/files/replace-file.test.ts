@@ -1,16 +1,17 @@
 // Versions: replacement by category + key, atomic swaps, racing replacements, restore, delete.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../access/owners';
-import type { Scope } from '../../access/principal';
+import { createTestOwner } from '../../testing/owner';
+import type { Scope } from '../../db/scope';
 import { ApiError } from '../../errors';
 import { testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../entries';
+import { createEntry } from '../create-entry';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
-import { currentFiles, previousOf } from './slots';
+import { listFiles } from './list-files';
+import { listPreviousVersions } from './list-previous-versions';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -21,9 +22,9 @@ let entryId: string;
 
 beforeAll(async () => {
   w = await testWorld();
-  const owner = await createOwner(w.db.prisma, 'Acme');
+  const owner = await createTestOwner(w.db.prisma, 'Acme');
   scope = { owners: [owner.id], sandbox: false };
-  entryId = (await createEntry(w.db.prisma, { ownerId: owner.id, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+  entryId = (await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
 });
 afterAll(() => w.close());
 
@@ -34,8 +35,8 @@ describe('replacement', () => {
   it('racing replacements of one file lose no version and number them 1..n', async () => {
     const n = 10;
     const results = await Promise.all(Array.from({ length: n }, (_, i) => upload({ name: 'race.txt', data: b64(`v${i}`) })));
-    const [current] = (await currentFiles(w.db.prisma, entryId)).filter((f) => f.name === 'race.txt');
-    const history = await previousOf(w.db.prisma, current);
+    const [current] = (await listFiles(w.db.prisma, entryId)).filter((f) => f.name === 'race.txt');
+    const history = await listPreviousVersions(w.db.prisma, current);
     expect([current, ...history].map((f) => f.id).sort()).toEqual(results.map((r) => r.file.id).sort());
     expect([current, ...history].map((f) => f.version)).toEqual(Array.from({ length: n }, (_, i) => n - i));
   });
@@ -57,15 +58,15 @@ describe('replacement', () => {
     const a = await upload({ name: 'a.xml', key: 'ubl', data: b64('1') });
     const b = await upload({ name: 'b.xml', key: 'ubl', data: b64('2') });
     const c = await upload({ name: 'b.xml', category: 'format', data: b64('3') });
-    expect((await previousOf(w.db.prisma, b.file)).map((f) => f.id)).toEqual([a.file.id]);
-    expect(await previousOf(w.db.prisma, c.file)).toEqual([]);
+    expect((await listPreviousVersions(w.db.prisma, b.file)).map((f) => f.id)).toEqual([a.file.id]);
+    expect(await listPreviousVersions(w.db.prisma, c.file)).toEqual([]);
   });
 
   it('a placeholder displaces the current file only once its bytes are stored', async () => {
     const v1 = await upload({ name: 'swap.pdf', data: b64('one') });
     const bytes = Buffer.from('two');
     const p = await upload({ name: 'swap.pdf', mime: 'application/pdf', sha256: sha(bytes), size: 3 });
-    const names = async () => (await currentFiles(w.db.prisma, entryId)).filter((f) => f.name === 'swap.pdf').map((f) => f.id);
+    const names = async () => (await listFiles(w.db.prisma, entryId)).filter((f) => f.name === 'swap.pdf').map((f) => f.id);
     expect(await names()).toEqual([v1.file.id]);
     const wrong = receiveUpload({ db: w.db.prisma, store: w.store, file: p.file, source: [Buffer.from('bad')], contentRange: null });
     await expect(wrong).rejects.toMatchObject({ key: 'checksum_mismatch' });
@@ -79,14 +80,14 @@ describe('replacement', () => {
   it('restore makes a new current version from an earlier one; delete removes one version or the history', async () => {
     const v1 = await upload({ name: 'r.txt', data: b64('first') });
     const v2 = await upload({ name: 'r.txt', data: b64('second') });
-    const v3 = await restoreFile(w.db.prisma, w.store, v1.file);
+    const v3 = await restoreFile({ db: w.db.prisma, store: w.store, version: v1.file });
     expect(v3.hash).toBe(sha('first'));
-    expect((await previousOf(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id, v1.file.id]);
-    await deleteFile(w.db.prisma, w.store, v1.file);
-    expect((await previousOf(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id]);
+    expect((await listPreviousVersions(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id, v1.file.id]);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: v1.file });
+    expect((await listPreviousVersions(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id]);
     // v1's bytes are still those of v3: not freed
     expect(await w.store.exists(sha('first'))).toBe(true);
-    await deleteFile(w.db.prisma, w.store, v3);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: v3 });
     expect(await w.db.prisma.file.count({ where: { id: { in: [v2.file.id, v3.id] } } })).toBe(0);
     expect(await w.store.exists(sha('first'))).toBe(false);
     expect(await w.store.exists(sha('second'))).toBe(false);
@@ -95,9 +96,9 @@ describe('replacement', () => {
   it('identical bytes are stored once and freed only when the last reference goes', async () => {
     const a = await upload({ name: 'dup1', data: b64('same bytes') });
     const b = await upload({ name: 'dup2', data: b64('same bytes') });
-    await deleteFile(w.db.prisma, w.store, a.file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: a.file });
     expect(await w.store.exists(sha('same bytes'))).toBe(true);
-    await deleteFile(w.db.prisma, w.store, b.file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: b.file });
     expect(await w.store.exists(sha('same bytes'))).toBe(false);
   });
 

@@ -6,9 +6,16 @@ import { ApiError } from '../../errors';
 import type { BlobStore } from '../../storage/blob-store';
 import { nonce } from './create-file';
 import { withExistingBlob } from './blobs';
-import { makeCurrent } from './slots';
+import { makeCurrent } from './make-current';
 
-export async function restoreFile(db: Db, store: BlobStore, version: File): Promise<File> {
+export interface RestoreFileOptions {
+  db: Db;
+  store: BlobStore;
+  /** the earlier version whose bytes become current again */
+  version: File;
+}
+
+export async function restoreFile({ db, store, version }: RestoreFileOptions): Promise<File> {
   if (!version.stored) throw new ApiError('not_stored', 'A placeholder has no bytes to restore');
   const { id: _id, createdAt: _c, storedAt: _s, version: _v, uploadExpiresAt: _u, urlNonce: _n, stored: _st, ...fields } = version;
   const restored = await withExistingBlob(db, store, version.hash, async (tx) => {

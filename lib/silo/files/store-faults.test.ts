@@ -3,16 +3,17 @@
 // error body with a status the client can act on, changes nothing stored, never leaves a stored
 // file without its bytes, and leaves the placeholder resumable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../access/owners';
-import type { Scope } from '../../access/principal';
+import { createTestOwner } from '../../testing/owner';
+import type { Scope } from '../../db/scope';
 import { toApiError } from '../../errors';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
-import { createEntry, } from '../entries';
+import { createEntry } from '../create-entry';
 import { deleteEntry } from '../delete-entry';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
-import { currentFiles, previousOf } from './slots';
+import { listFiles } from './list-files';
+import { listPreviousVersions } from './list-previous-versions';
 import { sweepBlobs } from './sweep-blobs';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
@@ -34,21 +35,21 @@ describe.each(testDatabases())('a failing blob store (%s)', (database) => {
 
   beforeAll(async () => {
     w = await testWorld({ database });
-    ownerId = (await createOwner(w.db.prisma, 'Acme')).id;
+    ownerId = (await createTestOwner(w.db.prisma, 'Acme')).id;
     scope = { owners: [ownerId], sandbox: false };
     entryId = await newEntry();
   });
   afterAll(() => w.close());
 
-  const newEntry = async () => (await createEntry(w.db.prisma, { ownerId, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+  const newEntry = async () => (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
   const create = (input: object, entry = entryId) => createFile({ db: w.db.prisma, store: w.store, scope, entryId: entry, input: parse(input), limits: LIMITS });
   const placeholder = async (name: string, bytes: Buffer) => (await create({ name, mime: 'application/pdf', sha256: sha(bytes), size: bytes.length })).file;
   const upload = (file: { id: string }, source: Buffer[], contentRange: string | null = null) =>
     w.db.prisma.file.findUniqueOrThrow({ where: { id: file.id } }).then((f) => receiveUpload({ db: w.db.prisma, store: w.store, file: f, source, contentRange }));
   const row = (id: string) => w.db.prisma.file.findUniqueOrThrow({ where: { id } });
   const current = async (name: string) => {
-    const f = (await currentFiles(w.db.prisma, entryId)).find((x) => x.name === name);
-    return f && { id: f.id, stored: f.stored, previous: (await previousOf(w.db.prisma, f)).map((p) => p.id) };
+    const f = (await listFiles(w.db.prisma, entryId)).find((x) => x.name === name);
+    return f && { id: f.id, stored: f.stored, previous: (await listPreviousVersions(w.db.prisma, f)).map((p) => p.id) };
   };
   const readBack = async (hash: string) => {
     const parts: Buffer[] = [];
@@ -165,9 +166,9 @@ describe.each(testDatabases())('a failing blob store (%s)', (database) => {
     const p = await placeholder('held.pdf', pbytes);
     await upload(p, [pbytes.subarray(0, 100)], `bytes 0-99/5000`);
     w.disk.readOnly();
-    await deleteFile(w.db.prisma, w.store, f);
-    await deleteFile(w.db.prisma, w.store, await row(p.id));
-    await deleteEntry(w.db.prisma, w.store, scope, other);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: f });
+    await deleteFile({ db: w.db.prisma, store: w.store, file: await row(p.id) });
+    await deleteEntry({ db: w.db.prisma, store: w.store, scope, id: other });
     expect(await w.db.prisma.file.count({ where: { id: { in: [f.id, g.id, p.id] } } })).toBe(0);
     expect(await w.store.exists(f.hash)).toBe(true);
     expect(await w.store.exists(g.hash)).toBe(true);

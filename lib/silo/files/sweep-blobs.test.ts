@@ -4,14 +4,14 @@
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../access/owners';
-import type { Scope } from '../../access/principal';
+import { createTestOwner } from '../../testing/owner';
+import type { Scope } from '../../db/scope';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../entries';
+import { createEntry } from '../create-entry';
 import { withPlacedBlob } from './blobs';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
-import { makeCurrent } from './slots';
+import { makeCurrent } from './make-current';
 import { sweepBlobs, sweepHorizon } from './sweep-blobs';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
@@ -23,9 +23,9 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
   let entryId: string;
   beforeAll(async () => {
     w = await testWorld({ database });
-    const owner = await createOwner(w.db.prisma, 'Acme');
+    const owner = await createTestOwner(w.db.prisma, 'Acme');
     scope = { owners: [owner.id], sandbox: false };
-    entryId = (await createEntry(w.db.prisma, { ownerId: owner.id, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+    entryId = (await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
   });
   afterAll(() => w.close());
 
@@ -42,7 +42,7 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
     const shared = 'bytes of two files';
     const a = (await create({ name: 'a.txt', data: b64(shared) })).file;
     await create({ name: 'b.txt', data: b64(shared) });
-    await deleteFile(w.db.prisma, w.store, a);
+    await deleteFile({ db: w.db.prisma, store: w.store, file: a });
     // a placeholder declaring some bytes does not keep them: only stored files refer
     const declared = await orphan('declared by a placeholder only');
     await create({ name: 'p.pdf', mime: 'application/pdf', sha256: declared, size: 30 });

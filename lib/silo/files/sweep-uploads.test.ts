@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createOwner } from '../../access/owners';
-import { fileInput } from '../../schemas/files';
+import { createTestOwner } from '../../testing/owner';
+import { parseFileInput } from '../../testing/files';
 import { testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../entries';
+import { createEntry } from '../create-entry';
 import { createFile } from './create-file';
 import { sweepUploads } from './sweep-uploads';
 
@@ -13,9 +13,9 @@ afterAll(() => w.close());
 
 it('drops the held bytes of expired placeholders and old scratch copies, keeps live uploads', async () => {
   const db = w.db.prisma;
-  const owner = await createOwner(db, 'A');
-  const entry = (await createEntry(db, { ownerId: owner.id, sandbox: false }, { folder: '', name: '', meta: {} })).entry;
-  const parse = (v: object) => fileInput({ maxFileBytes: 1e9, meta: { keys: 50, keyLength: 64, valueLength: 1024 } }).parse(v);
+  const owner = await createTestOwner(db, 'A');
+  const entry = (await createEntry({ db, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })).entry;
+  const parse = parseFileInput;
   const placeholder = async (name: string) =>
     (await createFile({
       db, store: w.store, scope: { owners: [owner.id] }, entryId: entry.id,

@@ -1,12 +1,12 @@
-// Drops held upload bytes nobody can finish any more (contract §4: "dropped when the url
+// Drops held upload bytes nobody can finish any more (docs/api.md, Uploads: "dropped when the url
 // expires"): copies of expired or deleted placeholders, and scratch copies a crash left behind.
 import type { Db } from '../../db/client';
+import { UUID } from '../../schemas/common';
 import type { BlobStore } from '../../storage/blob-store';
 import { isUploadLeased } from './upload-lock';
 
 /** Scratch copies (inline-, verify-, check-) live for one request; older ones are leftovers. */
 const SCRATCH_GRACE_MS = 60 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export async function sweepUploads(db: Db, store: BlobStore, now = new Date()): Promise<number> {
   const held = await store.listHeld();

@@ -3,6 +3,12 @@ import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import type { FileUpdate } from '../../schemas/files';
 
-export async function updateFile(db: Db, file: File, patch: FileUpdate): Promise<File> {
+export interface UpdateFileOptions {
+  db: Db;
+  file: File;
+  patch: FileUpdate;
+}
+
+export async function updateFile({ db, file, patch }: UpdateFileOptions): Promise<File> {
   return db.file.update({ where: { id: file.id }, data: patch });
 }

@@ -1,10 +1,10 @@
 // The upload lease (one upload per placeholder across instances) and what it protects: held bytes
 // against deletes and the sweep, a placeholder against an inline completion racing its upload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../access/owners';
-import type { Scope } from '../../access/principal';
+import { createTestOwner } from '../../testing/owner';
+import type { Scope } from '../../db/scope';
 import { testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../entries';
+import { createEntry } from '../create-entry';
 import { deleteEntry } from '../delete-entry';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
@@ -22,12 +22,12 @@ let ownerId: string;
 
 beforeAll(async () => {
   w = await testWorld();
-  ownerId = (await createOwner(w.db.prisma, 'Acme')).id;
+  ownerId = (await createTestOwner(w.db.prisma, 'Acme')).id;
   scope = { owners: [ownerId], sandbox: false };
 });
 afterAll(() => w.close());
 
-const newEntry = async () => (await createEntry(w.db.prisma, { ownerId, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+const newEntry = async () => (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
 
 async function placeholder(bytes: Buffer, id?: string) {
   const entryId = await newEntry();
@@ -99,7 +99,7 @@ describe('upload lease', () => {
 
   it('a lease on a deleted file is refused with 404', async () => {
     const { file } = await placeholder(Buffer.from('gone'));
-    await deleteFile(w.db.prisma, w.store, file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file });
     await expect(acquireUploadLease(w.db.prisma, file.id, 1000)).rejects.toMatchObject({ key: 'not_found' });
   });
 });
@@ -113,8 +113,8 @@ describe('delete during an upload', () => {
       const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: p.source, contentRange: null });
       upload.catch(() => {});
       await p.sending;
-      if (what === 'file') await deleteFile(w.db.prisma, w.store, file);
-      else await deleteEntry(w.db.prisma, w.store, scope, entryId);
+      if (what === 'file') await deleteFile({ db: w.db.prisma, store: w.store, file });
+      else await deleteEntry({ db: w.db.prisma, store: w.store, scope, id: entryId });
       expect((await w.store.listHeld()).map((h) => h.uploadId)).toContain(file.id);
       // The sweep leaves them too: the lease is live.
       await sweepUploads(w.db.prisma, w.store);
@@ -146,7 +146,7 @@ describe('delete during an upload', () => {
     const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: source(), contentRange: null, idleMs: 100 });
     upload.catch(() => {});
     while (!asked) await new Promise((r) => setTimeout(r, 10));
-    await deleteFile(w.db.prisma, w.store, file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file });
     deleted();
     await expect(upload).rejects.toMatchObject({ key: 'not_found' });
     expect(asked).toBe(2);
@@ -158,7 +158,7 @@ describe('delete during an upload', () => {
     const { file } = await placeholder(bytes);
     await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
     expect(await w.store.heldSize(file.id)).toBe(1000);
-    await deleteFile(w.db.prisma, w.store, file);
+    await deleteFile({ db: w.db.prisma, store: w.store, file });
     expect(await w.store.heldSize(file.id)).toBe(0);
   });
 });

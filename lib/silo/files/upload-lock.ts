@@ -24,13 +24,9 @@ export interface UploadLease {
 /** A lease outlives the longest silence an upload allows (one idle timeout) plus a renewal step. */
 const leaseMs = (idleMs: number) => Math.ceil(idleMs + renewEveryMs(idleMs) + 10_000);
 /** Renew this often while an upload runs: a row write every few seconds, whatever its speed. */
-export const renewEveryMs = (idleMs: number) => Math.min(5_000, idleMs / 2);
+const renewEveryMs = (idleMs: number) => Math.min(5_000, idleMs / 2);
 
 export const uploadBusy = () => new ApiError('upload_in_progress', 'Another upload to this file is in progress; retry when it ends');
-
-// Leases this process holds, for a quick look without the database (sweep-uploads used this first).
-const g = globalThis as unknown as { __siloUploadsBusy?: Set<string> };
-const local = (g.__siloUploadsBusy ??= new Set<string>());
 
 /**
  * Takes the lease on `fileId` or throws 409 upload_in_progress (404 when the file is gone).
@@ -57,7 +53,6 @@ export async function acquireUploadLease(db: Db, fileId: string, idleMs: number)
     if (!got.length) throw uploadBusy();
     return { file: await tx.file.findUniqueOrThrow({ where: { id: fileId } }), tookOver: got[0].took_over && !deadHere };
   });
-  local.add(fileId);
   return { fileId, holder, file: file.file, idleMs, tookOver: file.tookOver };
 }
 
@@ -72,7 +67,6 @@ export async function renewUploadLease(db: Db, lease: UploadLease): Promise<'hel
 }
 
 export async function releaseUploadLease(db: Db, lease: UploadLease): Promise<void> {
-  local.delete(lease.fileId);
   // If this fails (database gone), the lease lapses on its own.
   await db.$executeRaw`DELETE FROM upload_leases WHERE file_id = ${lease.fileId}::uuid AND holder = ${lease.holder}::uuid`.catch(() => {});
 }
@@ -106,9 +100,6 @@ export async function isUploadLeased(db: Db, fileId: string): Promise<boolean> {
   const rows = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM upload_leases WHERE file_id = ${fileId}::uuid AND expires_at > now()`;
   return rows[0].n > 0;
 }
-
-/** Whether this process holds the lease on `fileId` (no database round trip; see isUploadLeased). */
-export const isUploading = (fileId: string) => local.has(fileId);
 
 /** This process, as a lease records it: host/pid. */
 const THIS_INSTANCE = `${os.hostname()}/${process.pid}`;

@@ -2,12 +2,12 @@
 // off and is resumed by another store instance (another server process), a checksum failure,
 // deduplication and freeing, and the upload sweep — on PGlite and a local s3rver.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createOwner } from '../../access/owners';
-import type { Scope } from '../../access/principal';
+import { createTestOwner } from '../../testing/owner';
+import type { Scope } from '../../db/scope';
 import { S3Store } from '../../storage/s3-store';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { startS3rver, type LocalS3 } from '../../testing/s3rver';
-import { createEntry } from '../entries';
+import { createEntry } from '../create-entry';
 import { createFile } from './create-file';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 import { deleteFile } from './delete-file';
@@ -27,9 +27,9 @@ const instance = () => new S3Store({ client: s3.client(), bucket });
 beforeAll(async () => {
   [w, s3] = await Promise.all([testWorld(), startS3rver()]);
   bucket = await s3.createBucket('silo');
-  const owner = await createOwner(w.db.prisma, 'Acme');
+  const owner = await createTestOwner(w.db.prisma, 'Acme');
   scope = { owners: [owner.id], sandbox: false };
-  entryId = (await createEntry(w.db.prisma, { ownerId: owner.id, sandbox: false }, { folder: '', name: 'e', meta: {} })).entry.id;
+  entryId = (await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
 });
 afterAll(async () => {
   await w?.close();
@@ -76,7 +76,7 @@ it('stores inline bytes, and a placeholder upload resumed by another instance; i
   expect(await instance().listHeld()).toEqual([]);
 
   // Deleting the only file with those bytes frees them.
-  await deleteFile(w.db.prisma, instance(), done.file);
+  await deleteFile({ db: w.db.prisma, store: instance(), file: done.file });
   expect(await blobsInStore()).toEqual([sha(small)]);
 });
 

@@ -12,14 +12,16 @@ export interface UploadProgress {
   length: number;
 }
 
-const expired = (file: File) => !file.stored && !!file.uploadExpiresAt && file.uploadExpiresAt.getTime() <= Date.now();
+/** Whether a placeholder's upload url has expired: the one place that decides it (fsck reports it too). */
+export const isUploadExpired = (file: Pick<File, 'stored' | 'uploadExpiresAt'>, now = Date.now()) =>
+  !file.stored && !!file.uploadExpiresAt && file.uploadExpiresAt.getTime() <= now;
 
 /**
- * Refuses an expired upload url with 403 upload_url_expired and drops its held bytes (contract §4),
+ * Refuses an expired upload url with 403 upload_url_expired and drops its held bytes (docs/api.md, Uploads),
  * unless an upload still holds its lease: those bytes are that upload's until it ends.
  */
 export async function assertUploadOpen(db: Db, store: BlobStore, file: File, lease?: UploadLease): Promise<void> {
-  if (!expired(file)) return;
+  if (!isUploadExpired(file)) return;
   if (lease?.fileId === file.id || !(await isUploadLeased(db, file.id))) await store.dropHeld(file.id);
   throw new ApiError('upload_url_expired', 'The upload url has expired; repeat the file request for a fresh one');
 }

@@ -1,6 +1,7 @@
 // GET /admin/v1/apps (no secrets; a member: the apps enrolled in its workspaces) and POST (admins):
 // an application with its client secret, shown once.
-import { createApp, listApps } from '@/lib/access/apps';
+import { createApp } from '@/lib/access/create-app';
+import { listApps } from '@/lib/access/list-apps';
 import { adminContext } from '@/lib/http/admin';
 import { readJson, readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
@@ -12,7 +13,7 @@ import { AppInput } from '@/lib/schemas/access';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
-    return json(await listApps(a.db, readQuery(req.url, listQuery(limits().maxListLimit)), a.onlyOwners));
+    return json(await listApps({ db: a.db, query: readQuery(req.url, listQuery(limits().maxListLimit)), scope: a.scope }));
   },
   POST: async (req) => {
     const a = await adminContext(req);

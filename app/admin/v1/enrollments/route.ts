@@ -1,5 +1,5 @@
 // GET /admin/v1/enrollments (?owner_id=, ?app_id=, keyset pages); members see their workspaces'.
-import { listEnrollments } from '@/lib/access/enrollments';
+import { listEnrollments } from '@/lib/access/list-enrollments';
 import { adminContext } from '@/lib/http/admin';
 import { readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
@@ -10,6 +10,6 @@ import { enrollmentListQuery } from '@/lib/schemas/access';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
-    return json(await listEnrollments(a.db, readQuery(req.url, enrollmentListQuery(limits().maxListLimit)), a.onlyOwners));
+    return json(await listEnrollments({ db: a.db, query: readQuery(req.url, enrollmentListQuery(limits().maxListLimit)), scope: a.scope }));
   },
 });

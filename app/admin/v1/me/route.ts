@@ -1,5 +1,5 @@
 // GET /admin/v1/me: the signed-in console user (the console's header and navigation read it).
-import { getUser } from '@/lib/access/users';
+import { getUser } from '@/lib/access/get-user';
 import { ApiError } from '@/lib/errors';
 import { authenticate } from '@/lib/http/auth';
 import { getDb } from '@/lib/db/client';

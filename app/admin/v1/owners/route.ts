@@ -1,5 +1,6 @@
 // GET /admin/v1/owners (members: their own) and POST (admins): a workspace with a live and a sandbox key.
-import { createOwner, listOwners } from '@/lib/access/owners';
+import { createOwner } from '@/lib/access/create-owner';
+import { listOwners } from '@/lib/access/list-owners';
 import { adminContext } from '@/lib/http/admin';
 import { readJson, readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
@@ -11,7 +12,7 @@ import { OwnerInput } from '@/lib/schemas/access';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
-    return json(await listOwners(a.db, readQuery(req.url, listQuery(limits().maxListLimit)), a.onlyOwners));
+    return json(await listOwners({ db: a.db, query: readQuery(req.url, listQuery(limits().maxListLimit)), scope: a.scope }));
   },
   POST: async (req) => {
     const a = await adminContext(req);

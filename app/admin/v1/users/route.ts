@@ -1,5 +1,6 @@
 // GET /admin/v1/users and POST (admins): console users with the workspaces they belong to.
-import { createUser, listUsers } from '@/lib/access/users';
+import { createUser } from '@/lib/access/create-user';
+import { listUsers } from '@/lib/access/list-users';
 import { adminContext } from '@/lib/http/admin';
 import { readJson } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';

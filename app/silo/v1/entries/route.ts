@@ -1,23 +1,25 @@
-// GET /silo/v1/entries (newest first, keyset pages) and POST (service id) — contract §3.
+// GET /silo/v1/entries (newest first, keyset pages) and POST (service id) — docs/api.md, Input.
 import { siloTarget } from '@/lib/http/auth';
 import { limits, siloContext } from '@/lib/http/context';
 import { readJson, readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
-import { createEntry, listEntries, presentEntry } from '@/lib/silo/entries';
+import { createEntry } from '@/lib/silo/create-entry';
+import { listEntries } from '@/lib/silo/list-entries';
+import { presentEntry } from '@/lib/silo/present-entry';
 import { entryInput, entryListQuery } from '@/lib/schemas/entries';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const c = await siloContext(req);
     const q = readQuery(req.url, entryListQuery(limits().maxListLimit));
-    return json(await listEntries(c.db, siloTarget(c.principal, req.headers), q));
+    return json(await listEntries({ db: c.db, target: siloTarget(c.principal, req.headers), query: q }));
   },
   POST: async (req) => {
     const c = await siloContext(req);
     const l = limits();
     const input = await readJson(req, entryInput(l.meta), l.maxJsonBytes);
-    const { entry } = await createEntry(c.db, siloTarget(c.principal, req.headers), input);
+    const { entry } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input });
     return json(presentEntry(entry), { status: 201, headers: { Location: `/silo/v1/entries/${entry.id}` } });
   },
 });

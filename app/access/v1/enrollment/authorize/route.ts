@@ -1,6 +1,6 @@
-// POST /access/v1/enrollment/authorize (seed §4.1, contract §2).
+// POST /access/v1/enrollment/authorize (docs/api.md, Authorize).
 import { authorizeEnrollment } from '@/lib/access/authorize-enrollment';
-import { verifyClient } from '@/lib/access/apps';
+import { verifyClient } from '@/lib/access/verify-client';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/errors';
@@ -24,7 +24,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const secret = basic?.secret ?? input.client_secret;
     if (!clientId || !secret) throw new ApiError('unauthorized', 'Send client_id and client_secret (in the body or as HTTP Basic)');
     const db = await getDb();
-    const app = await verifyWithinLimits(address, clientId, () => verifyClient(db, clientId, secret));
+    const app = await verifyWithinLimits(address, clientId, () => verifyClient({ db, clientId, secret }));
     const ownerKey = req.headers.get('x-owner-key') ?? (basic ? undefined : bearerOf(req.headers));
     const record = await authorizeEnrollment(db, {
       app,

@@ -1,5 +1,5 @@
 // PATCH /admin/v1/enrollments/{id} {disabled}: takes effect at once, for issued tokens too.
-import { setEnrollmentDisabled } from '@/lib/access/enrollments';
+import { setEnrollmentDisabled } from '@/lib/access/set-enrollment-disabled';
 import { adminContext } from '@/lib/http/admin';
 import { pathId, readJson } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
@@ -10,6 +10,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   PATCH: async (req, { params }) => {
     const a = await adminContext(req, { members: true });
     const input = await readJson(req, EnrollmentUpdate, 64 * 1024);
-    return json(await setEnrollmentDisabled(a.db, pathId(params.id, 'Enrollment not found'), input.disabled, a.onlyOwners));
+    return json(await setEnrollmentDisabled({ db: a.db, id: pathId(params.id, 'Enrollment not found'), disabled: input.disabled, scope: a.scope }));
   },
 });

@@ -1,5 +1,5 @@
 // POST /admin/v1/apps/{id}/secret: a new client secret; the old one stops working.
-import { rotateAppSecret } from '@/lib/access/apps';
+import { rotateAppSecret } from '@/lib/access/rotate-app-secret';
 import { adminContext } from '@/lib/http/admin';
 import { pathId } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';

@@ -1,5 +1,5 @@
 // POST /admin/v1/owners/{id}/keys: a new live or sandbox API key, shown in this response only.
-import { addApiKey } from '@/lib/access/owners';
+import { createApiKey } from '@/lib/access/create-api-key';
 import { adminContext } from '@/lib/http/admin';
 import { pathId, readJson } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
@@ -10,6 +10,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: async (req, { params }) => {
     const a = await adminContext(req);
     const input = await readJson(req, KeyInput, 64 * 1024);
-    return json(await addApiKey(a.db, pathId(params.id, 'Owner not found'), input.sandbox), { status: 201 });
+    return json(await createApiKey({ db: a.db, ownerId: pathId(params.id, 'Owner not found'), sandbox: input.sandbox }), { status: 201 });
   },
 });

@@ -1,5 +1,5 @@
 // DELETE /admin/v1/owners/{id}/keys/{key_id}: the key stops working at once.
-import { revokeApiKey } from '@/lib/access/owners';
+import { revokeApiKey } from '@/lib/access/revoke-api-key';
 import { adminContext } from '@/lib/http/admin';
 import { pathId } from '@/lib/http/request';
 import { noContent } from '@/lib/http/respond';
@@ -8,7 +8,7 @@ import { route } from '@/lib/http/route';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   DELETE: async (req, { params }) => {
     const a = await adminContext(req);
-    await revokeApiKey(a.db, pathId(params.id, 'Owner not found'), pathId(params.key_id, 'Key not found'));
+    await revokeApiKey({ db: a.db, ownerId: pathId(params.id, 'Owner not found'), keyId: pathId(params.key_id, 'Key not found') });
     return noContent();
   },
 });

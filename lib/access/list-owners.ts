@@ -1,0 +1,21 @@
+// GET /admin/v1/owners: every workspace, or a console member's own; newest first, keyset pages.
+import { NEWEST_FIRST, afterCursor, page } from '../db/cursor';
+import type { Db } from '../db/client';
+import { ownerIdFilter, type Scope } from '../db/scope';
+import { presentOwner } from './present-owner';
+
+export interface ListOwnersOptions {
+  db: Db;
+  query: { limit: number; cursor?: string };
+  scope: Scope;
+}
+
+export async function listOwners({ db, query, scope }: ListOwnersOptions) {
+  const rows = await db.owner.findMany({
+    where: { id: ownerIdFilter(scope), ...afterCursor(query.cursor) },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
+  const p = page(rows, query.limit, query.cursor);
+  return { ...p, list: p.list.map((o) => presentOwner(o)) };
+}

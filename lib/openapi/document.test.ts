@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from './document';
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; description?: string }[];
+}
+type Doc = {
+  openapi: string;
+  servers: { url: string }[];
+  tags: { name: string; description?: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown> };
+};
+const METHODS = ['get', 'head', 'put', 'post', 'patch', 'delete'];
+
+describe('openApiDocument', () => {
+  const doc = openApiDocument() as unknown as Doc;
+  const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ at: `${m.toUpperCase()} ${p}`, op: item[m] as Operation, item: item as { parameters?: Operation['parameters'] } })),
+  );
+  it('is OpenAPI 3.1 with every endpoint of the contract', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    for (const p of [
+      '/access/v1/enrollment/authorize',
+      '/silo/v1/entries',
+      '/silo/v1/entries/{entry_id}',
+      '/silo/v1/entries/{entry_id}/files',
+      '/silo/v1/entries/{entry_id}/files/{id}',
+      '/silo/v1/entries/{entry_id}/files/{id}/restore',
+      '/silo/v1/entries/{entry_id}/files/{id}/data',
+      '/silo/v1/files/{id}',
+      '/utils/v1/ping',
+      '/admin/v1/owners',
+      '/admin/v1/users',
+      '/admin/v1/users/{id}',
+      '/admin/v1/setup',
+      '/admin/v1/me',
+    ])
+      expect(doc.paths[p], p).toBeTruthy();
+  });
+  it('takes its schemas from the validating zod schemas', () => {
+    const input = doc.components.schemas.FileInput as { properties: Record<string, unknown> };
+    expect(Object.keys(input.properties)).toEqual(
+      expect.arrayContaining(['name', 'category', 'data', 'mime', 'sha256', 'size', 'key', 'desc', 'embeddable', 'private', 'meta']),
+    );
+    expect(doc.components.schemas.Error).toBeTruthy();
+  });
+  it('names every operation once (camelCase) and tags it with a described tag', () => {
+    const ids = operations.map((o) => o.op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), JSON.stringify(ids)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const described = new Set(doc.tags.filter((t) => t.description).map((t) => t.name));
+    for (const { at, op } of operations) expect(op.tags?.length && op.tags.every((t) => described.has(t)), at).toBeTruthy();
+  });
+  it('has a server, describes every parameter, and opens the public operations to anyone', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    for (const { at, op, item } of operations)
+      for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])]) expect(p.description, `${at} ${p.name}`).toBeTruthy();
+    const open = operations.filter((o) => o.op.security?.length === 0).map((o) => o.at);
+    expect(open.sort()).toEqual(['GET /utils/v1/ping', 'GET /utils/v1/ready', 'POST /access/v1/enrollment/authorize', 'POST /admin/v1/setup']);
+  });
+  it('shows no negative or unsafe number as an example', () => {
+    const bad: string[] = [];
+    const walk = (v: unknown, at: string): void => {
+      if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}/${i}`));
+      if (!v || typeof v !== 'object') return;
+      const o = v as Record<string, unknown>;
+      if (o.type === 'integer' && typeof o.minimum === 'number' && o.minimum < 0) bad.push(`${at} minimum ${o.minimum}`);
+      if (o.type === 'integer' && o.example === undefined && o.default === undefined) bad.push(`${at} has no example`);
+      for (const [k, x] of Object.entries(o)) walk(x, `${at}/${k}`);
+    };
+    walk(doc, '#');
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+// The OpenAPI 3.1 description, generated from the zod schemas that validate requests and describe
+// records. Each resource's operations are in their own file; this puts them together.
+import { createDocument } from 'zod-openapi';
+import { limits } from '../http/context';
+import { accessPaths } from './access';
+import { appPaths } from './apps';
+import { consolePaths } from './console';
+import { enrollmentPaths } from './enrollments';
+import { entryPaths } from './entries';
+import { filePaths } from './files';
+import { ownerPaths } from './owners';
+import { uploadPaths } from './uploads';
+import { userPaths } from './users';
+import { utilsPaths } from './utils';
+
+const TAGS = [
+  { name: 'Utils', description: 'Liveness and readiness' },
+  { name: 'Access', description: 'Applications authorize themselves for an enrollment and get a token' },
+  { name: 'Entries', description: 'Documents: a name, a folder, a key and meta, with their files' },
+  { name: 'Files', description: 'Files of an entry: inline uploads or placeholders, versions, bytes' },
+  { name: 'Uploads', description: 'Streaming, resumable, checksum-verified uploads of a placeholder\'s bytes' },
+  { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
+  { name: 'Apps', description: 'Applications and their client credentials (admin)' },
+  { name: 'Enrollments', description: 'An application acting for one owner in one environment (admin)' },
+  { name: 'Users', description: 'Console users and their workspaces (admin)' },
+  { name: 'Console', description: 'The console\'s setup and its signed-in user' },
+];
+
+export function openApiDocument() {
+  const l = limits();
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Silo API',
+      version: '1.0.0',
+      description:
+        'Entries and their files: inline base64 or a placeholder followed by a streamed, checksum-verified upload; versions on replacement. Errors are always {code, key, message, fields?}.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    // Relative: the document describes the server that serves it.
+    servers: [{ url: '/', description: 'This server' }],
+    tags: TAGS,
+    security: [{ bearer: [] }, { session: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Owner API key, enrollment token, or the admin key' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'next-auth.session-token',
+          description: 'The console\'s session (same-origin requests; mutations need a matching Origin)',
+        },
+      },
+    },
+    paths: {
+      ...utilsPaths(),
+      ...accessPaths(),
+      ...entryPaths(l),
+      ...filePaths(l),
+      ...uploadPaths(),
+      ...ownerPaths(l),
+      ...appPaths(l),
+      ...enrollmentPaths(l),
+      ...userPaths(),
+      ...consolePaths(),
+    },
+  });
+}

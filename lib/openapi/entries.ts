@@ -1,0 +1,72 @@
+// /silo/v1/entries: create, read, list, update and delete entries (seed §3, contract §3).
+import type { ZodOpenApiPathsObject, oas31 } from 'zod-openapi';
+import { EntryList, EntryRecord, entryInput, entryUpdate } from '../schemas/entries';
+import { ENTRY_ID, body, errors, ok, type DocLimits } from './shared';
+
+const tags = ['Entries'];
+
+/** ?limit= and ?cursor= of every list. */
+export const pageParams = (l: DocLimits): oas31.ParameterObject[] => [
+  {
+    name: 'limit',
+    in: 'query',
+    description: 'Page size',
+    schema: { type: 'integer', minimum: 1, maximum: l.maxListLimit, default: Math.min(20, l.maxListLimit) },
+  },
+  { name: 'cursor', in: 'query', description: 'The next_cursor of the previous page', schema: { type: 'string' } },
+];
+
+export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
+  const input = entryInput(l.meta);
+  return {
+    '/silo/v1/entries': {
+      get: {
+        operationId: 'listEntries',
+        tags,
+        summary: 'List entries, newest first',
+        parameters: [
+          ...pageParams(l),
+          { name: 'folder', in: 'query', description: 'Only entries in this folder', schema: { type: 'string' } },
+          { name: 'key', in: 'query', description: 'Only the entry with this key', schema: { type: 'string' } },
+        ],
+        responses: { '200': ok('A page of entries', EntryList), ...errors(401, 422) },
+      },
+      post: {
+        operationId: 'createEntry',
+        tags,
+        summary: 'Create an entry',
+        requestBody: body(input),
+        responses: { '201': ok('Created', EntryRecord), ...errors(401, 409, 415, 422) },
+      },
+    },
+    '/silo/v1/entries/{entry_id}': {
+      parameters: [ENTRY_ID],
+      get: {
+        operationId: 'getEntry',
+        tags,
+        summary: 'An entry with its current files (attachments)',
+        responses: { '200': ok('The entry', EntryRecord), ...errors(401, 404) },
+      },
+      put: {
+        operationId: 'putEntry',
+        tags,
+        summary: "Create an entry with the caller's id (idempotent)",
+        requestBody: body(input),
+        responses: { '201': ok('Created', EntryRecord), '200': ok('The same request again', EntryRecord), ...errors(401, 409, 415, 422) },
+      },
+      patch: {
+        operationId: 'updateEntry',
+        tags,
+        summary: 'Update name, folder, key or meta',
+        requestBody: body(entryUpdate(l.meta)),
+        responses: { '200': ok('Updated', EntryRecord), ...errors(401, 404, 409, 415, 422) },
+      },
+      delete: {
+        operationId: 'deleteEntry',
+        tags,
+        summary: 'Delete the entry with all its files',
+        responses: { '204': ok('Deleted'), ...errors(401, 404) },
+      },
+    },
+  };
+};

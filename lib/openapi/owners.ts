@@ -1,0 +1,55 @@
+// /admin/v1/owners: workspaces and their API keys.
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { KeyInput, NewApiKey, NewOwner, OwnerInput, OwnerList, OwnerRecord } from '../schemas/access';
+import { pageParams } from './entries';
+import { body, errors, ok, uuidParam, type DocLimits } from './shared';
+
+const tags = ['Workspaces'];
+const OWNER_ID = uuidParam('id', 'The owner (workspace) id');
+
+export const ownerPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
+  '/admin/v1/owners': {
+    get: {
+      operationId: 'listOwners',
+      tags,
+      summary: 'List workspaces (members see their own)',
+      parameters: pageParams(l),
+      responses: { '200': ok('Owners', OwnerList), ...errors(401, 403, 422) },
+    },
+    post: {
+      operationId: 'createOwner',
+      tags,
+      summary: 'Create a workspace with a live and a sandbox key (shown once)',
+      requestBody: body(OwnerInput),
+      responses: { '201': ok('Created', NewOwner), ...errors(401, 403, 415, 422) },
+    },
+  },
+  '/admin/v1/owners/{id}': {
+    parameters: [OWNER_ID],
+    get: {
+      operationId: 'getOwner',
+      tags,
+      summary: 'A workspace and its keys (prefixes only)',
+      responses: { '200': ok('Owner', OwnerRecord), ...errors(401, 403, 404) },
+    },
+  },
+  '/admin/v1/owners/{id}/keys': {
+    parameters: [OWNER_ID],
+    post: {
+      operationId: 'createApiKey',
+      tags,
+      summary: 'A new API key (shown once)',
+      requestBody: body(KeyInput),
+      responses: { '201': ok('Created', NewApiKey), ...errors(401, 403, 404, 415, 422) },
+    },
+  },
+  '/admin/v1/owners/{id}/keys/{key_id}': {
+    parameters: [OWNER_ID, uuidParam('key_id', 'The key id')],
+    delete: {
+      operationId: 'revokeApiKey',
+      tags,
+      summary: 'Revoke a key at once',
+      responses: { '204': ok('Revoked'), ...errors(401, 403, 404) },
+    },
+  },
+});

@@ -1,0 +1,54 @@
+// The byte paths of an upload: a placeholder's data with Bearer credentials, and the signed url.
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { FileRecord } from '../schemas/files';
+import { ENTRY_ID, FILE_ID, OPTIONAL_AUTH, bytes, errors, ok, rawBody } from './shared';
+
+const tags = ['Uploads'];
+const held = ok('A chunk was held (Upload-Offset says how many bytes)');
+const offset = ok('Upload-Offset (bytes held) and Upload-Length');
+const RAW = 'The raw bytes; Content-Range to send a part or resume';
+
+export const uploadPaths = (): ZodOpenApiPathsObject => ({
+  '/silo/v1/entries/{entry_id}/files/{id}/data': {
+    parameters: [ENTRY_ID, FILE_ID],
+    put: {
+      operationId: 'uploadFileData',
+      tags,
+      summary: "Upload a placeholder's bytes with Bearer credentials",
+      requestBody: rawBody(RAW),
+      responses: { '200': ok('Stored', FileRecord), '204': held, ...errors(401, 403, 404, 408, 409, 413, 422) },
+    },
+    head: {
+      operationId: 'getFileDataOffset',
+      tags,
+      summary: 'How many bytes of a placeholder are held, for a resume',
+      responses: { '204': offset, ...errors(401, 404, 409) },
+    },
+  },
+  '/silo/v1/files/{id}': {
+    parameters: [FILE_ID, { name: 'sig', in: 'query', required: true, description: 'The signature of the signed url', schema: { type: 'string' } }],
+    put: {
+      operationId: 'uploadToFileUrl',
+      tags,
+      summary: 'The signed upload url: PUT the raw bytes (to a stored file they are compared)',
+      description: 'The url of a placeholder is the upload capability: no other credential. A stored private file needs its owner\'s credentials.',
+      security: OPTIONAL_AUTH,
+      requestBody: rawBody(RAW),
+      responses: { '200': ok('Stored', FileRecord), '204': held, ...errors(401, 403, 404, 408, 409, 413, 422) },
+    },
+    head: {
+      operationId: 'headFileUrl',
+      tags,
+      summary: 'Upload-Offset of a placeholder, or the headers of a stored file (private files need credentials)',
+      security: OPTIONAL_AUTH,
+      responses: { '204': offset, '200': ok('Stored file headers'), ...errors(401, 403, 404) },
+    },
+    get: {
+      operationId: 'getFileUrl',
+      tags,
+      summary: 'The bytes of a stored file (private files need credentials)',
+      security: OPTIONAL_AUTH,
+      responses: { '200': bytes('The bytes'), '206': bytes('A range'), ...errors(401, 404, 409, 416) },
+    },
+  },
+});

@@ -1,0 +1,29 @@
+// The API's records as TypeScript types, inferred from the record schemas the OpenAPI document
+// shows. The console reads them under these names; the presenters return the schema types.
+import type { z } from 'zod';
+import type { ApiKeyRecord, AppRecord, AuthorizedEnrollment, EnrollmentRecord, NewApiKey, NewAppSecret, OwnerRecord } from './access';
+import type { ErrorSchema, listOf } from './common';
+import type { EntryRecord } from './entries';
+import type { FileRecord as FileRecordType, PreviousVersion as PreviousVersionType } from './files';
+import type { UserRecord } from './users';
+
+/**
+ * A record as listed, or as the one answer that adds a secret to it (shown once): a reader of
+ * either sees every field, those of the other shape optional.
+ */
+type Either<A, B> = (A & Partial<Omit<B, keyof A>>) | (B & Partial<Omit<A, keyof B>>);
+
+/** One page of a list (`list`, `limit`, `cursor`, `next_cursor`). */
+export type Page<T> = Omit<z.infer<ReturnType<typeof listOf<z.ZodUnknown>>>, 'list'> & { list: T[] };
+export type ErrorBody = z.infer<typeof ErrorSchema>;
+
+/** A key as listed (prefix) or just created (key). */
+export type ApiKey = Either<ApiKeyRecord, NewApiKey>;
+/** A workspace; its keys as listed, or with their values right after it was created. */
+export type Owner = Omit<OwnerRecord, 'api_keys'> & { api_keys?: ApiKey[] };
+export type App = Either<AppRecord, NewAppSecret>;
+export type Enrollment = Either<EnrollmentRecord, AuthorizedEnrollment>;
+export type PreviousVersion = PreviousVersionType;
+export type FileRecord = FileRecordType;
+export type Entry = EntryRecord;
+export type User = UserRecord;

@@ -1,0 +1,22 @@
+// One entry the caller's scope reaches; 404 alike for a missing entry and another owner's.
+import type { Db } from '../db/client';
+import type { Entry } from '../db/generated/client';
+import { scopeWhere, type Scope } from '../db/scope';
+import { ApiError, notFound } from '../errors';
+
+const entryNotFound = () => notFound('Entry not found');
+
+export const keyTaken = (key: string) =>
+  new ApiError('conflict', `Another entry already has the key "${key}"`, { fields: { key: 'is already used' } });
+
+export interface FindEntryOptions {
+  db: Db;
+  scope: Scope;
+  id: string;
+}
+
+export async function findEntry({ db, scope, id }: FindEntryOptions): Promise<Entry> {
+  const entry = await db.entry.findFirst({ where: { id, ...scopeWhere(scope) } });
+  if (!entry) throw entryNotFound();
+  return entry;
+}

@@ -1,0 +1,44 @@
+// /silo/v1/entries/{entry_id}/files/{id} — GET/HEAD the bytes; PUT (the caller's id: a new file or
+// a new version, docs/api.md, Files), PATCH (description, meta, flags) and DELETE answer JSON.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveFile } from '@/lib/http/bytes';
+import { limits, siloContext } from '@/lib/http/context';
+import { entryFileOf } from '@/lib/http/entry-file';
+import { fileCreatedResponse, fileRecord, readFileInput, readFileUpdate } from '@/lib/http/file-reply';
+import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
+import { callerOf, viaWeb } from '@/lib/http/node-adapter';
+import { pathId } from '@/lib/http/request';
+import { json, noContent } from '@/lib/http/respond';
+import { createFile } from '@/lib/silo/files/create-file';
+import { deleteFile } from '@/lib/silo/files/delete-file';
+import { updateFile } from '@/lib/silo/files/update-file';
+
+export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
+
+async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
+  const c = await siloContext(callerOf(req));
+  await serveFile(req, res, c.store, await entryFileOf(c, ctx.query), ctx.query.download === '1');
+}
+
+export default nodeRoute({
+  GET: read,
+  HEAD: read,
+  PUT: viaWeb(async (req, { params }) => {
+    const c = await siloContext(req);
+    const entryId = pathId(params.entry_id, 'Entry not found');
+    const id = pathId(params.id, 'File not found');
+    const input = await readFileInput(req);
+    const { file, created } = await createFile({ db: c.db, store: c.store, scope: c.scope, entryId, id, input, limits: limits().files });
+    return fileCreatedResponse(c, file, created);
+  }),
+  PATCH: viaWeb(async (req, { params }) => {
+    const c = await siloContext(req);
+    const file = await entryFileOf(c, params);
+    return json(await fileRecord(c, await updateFile({ db: c.db, file, patch: await readFileUpdate(req) })));
+  }),
+  DELETE: viaWeb(async (req, { params }) => {
+    const c = await siloContext(req);
+    await deleteFile({ db: c.db, store: c.store, file: await entryFileOf(c, params) });
+    return noContent();
+  }),
+});

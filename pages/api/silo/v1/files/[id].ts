@@ -1,0 +1,40 @@
+// /silo/v1/files/{id}?sig=… — a file's signed url: PUT/HEAD for the upload, GET/HEAD for the bytes.
+// A placeholder's url is the upload capability (docs/api.md, Uploads: no other credential); once
+// stored, a private file's url needs its owner's credentials for every method, PUT included (no oracle).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { optionalSiloScope } from '@/lib/http/auth';
+import { acceptUpload, serveFile, uploadStatus } from '@/lib/http/bytes';
+import { signerFor } from '@/lib/http/context';
+import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
+import { callerOf } from '@/lib/http/node-adapter';
+import { pathId } from '@/lib/http/request';
+import { assertMayRead, findFileByUrl } from '@/lib/silo/files/find-file';
+import { getDb } from '@/lib/db/client';
+import type { File } from '@/lib/db/generated/client';
+import { blobStore } from '@/lib/storage';
+
+export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
+
+async function load(req: IncomingMessage, ctx: NodeContext) {
+  const db = await getDb();
+  const caller = callerOf(req);
+  const signer = await signerFor(caller.headers);
+  const file = await findFileByUrl({ db, secret: signer.secret, id: pathId(ctx.query.id, 'File not found'), sig: ctx.query.sig ?? null });
+  const mayRead = async (f: File) => assertMayRead(db, f, await optionalSiloScope(caller));
+  return { db, signer, file, store: blobStore(), mayRead };
+}
+
+async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
+  const c = await load(req, ctx);
+  if (!c.file.stored && req.method === 'HEAD') return uploadStatus(res, c, c.file);
+  await c.mayRead(c.file);
+  await serveFile(req, res, c.store, c.file, ctx.query.download === '1');
+}
+
+async function upload(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
+  const c = await load(req, ctx);
+  // Credentials are looked at only when the file turns out to be stored and private.
+  await acceptUpload(req, res, { ...c, authorizeStored: async (f) => (f.private ? c.mayRead(f) : undefined) }, c.file);
+}
+
+export default nodeRoute({ GET: read, HEAD: read, PUT: upload });
