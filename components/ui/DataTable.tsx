@@ -1,0 +1,62 @@
+// A table of records with the one pending / error / empty treatment every console list shares.
+import type { ReactNode } from 'react';
+import { EmptyState } from './EmptyState';
+import { ErrorNote } from './ErrorNote';
+import { Skeleton } from './Skeleton';
+
+export interface Column<T> {
+  head?: ReactNode;
+  cell(row: T, index: number): ReactNode;
+  /** classes of the body cells, e.g. "muted" or "mono" */
+  className?: string;
+  /** hidden on narrow screens */
+  wide?: boolean;
+  /** the row's buttons, aligned right */
+  actions?: boolean;
+}
+
+interface Props<T> {
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey(row: T): string;
+  pending?: boolean;
+  error?: unknown;
+  /** what shows instead of an empty table; without it an empty table shows */
+  empty?: { title: string; body?: ReactNode };
+  label?: string;
+  rowTestId?: string;
+  skeletonRows?: number;
+}
+
+const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ') || undefined;
+
+export function DataTable<T>({ columns, rows, rowKey, pending, error, empty, label, rowTestId, skeletonRows }: Props<T>) {
+  if (pending) return <Skeleton rows={skeletonRows} />;
+  if (error) return <ErrorNote error={error} />;
+  const list = rows ?? [];
+  if (list.length === 0 && empty) return <EmptyState title={empty.title}>{empty.body}</EmptyState>;
+  return (
+    <div className="table-wrap">
+      <table className="table" aria-label={label}>
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} className={classes(c.wide && 'hide-sm')}>{c.head}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((row, r) => (
+            <tr key={rowKey(row)} data-testid={rowTestId}>
+              {columns.map((c, i) => (
+                <td key={i} className={classes(c.className, c.wide && 'hide-sm', c.actions && 'cell-actions')}>
+                  {c.cell(row, r)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
