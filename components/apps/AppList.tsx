@@ -5,12 +5,11 @@ import { useMe } from '@/components/shell/UserContext';
 import { Badge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
 import { CopyButton } from '@/components/ui/CopyButton';
-import { DataTable } from '@/components/ui/DataTable';
+import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { Dialog } from '@/components/ui/Dialog';
 import { PageHeader } from '@/components/ui/PageHeader';
-import { SecretValue } from '@/components/ui/SecretValue';
+import { ShownOnceDialog } from '@/components/ui/ShownOnceDialog';
 import { useToast } from '@/components/ui/Toaster';
-import { formatDate } from '@/lib/console/format';
 import { useApps, useRotateSecret } from '@/lib/console/hooks/apps';
 import type { App } from '@/lib/console/types';
 import { NewAppForm } from './NewAppForm';
@@ -38,7 +37,7 @@ export function AppList() {
             { head: 'Name', cell: (a) => a.name },
             { head: 'Client ID', cell: (a) => <span className="row"><code>{a.client_id}</code><CopyButton value={a.client_id} /></span> },
             { head: 'Trust', cell: (a) => (a.trusted ? <Badge tone="accent">trusted</Badge> : <Badge>needs owner key</Badge>) },
-            { head: 'Created', wide: true, className: 'muted', cell: (a) => formatDate(a.created_at) },
+            createdColumn,
             {
               actions: true,
               cell: (a) =>
@@ -61,15 +60,12 @@ export function AppList() {
       <Dialog open={creating} title="Register application" onClose={() => setCreating(false)}>
         <NewAppForm onCreated={(a) => { setCreating(false); setSecret(a); }} />
       </Dialog>
-      <Dialog open={!!secret} title="Client credentials" onClose={() => setSecret(null)}>
-        {secret && (
-          <div className="stack">
-            <p className="warn-note">Copy the client secret now: it is shown only once.</p>
-            <SecretValue label="Client ID" value={secret.client_id} />
-            <SecretValue label="Client secret" value={secret.client_secret ?? ''} />
-          </div>
-        )}
-      </Dialog>
+      <ShownOnceDialog
+        title="Client credentials"
+        warning="Copy the client secret now: it is shown only once."
+        secrets={secret ? [{ label: 'Client ID', value: secret.client_id }, { label: 'Client secret', value: secret.client_secret ?? '' }] : undefined}
+        onClose={() => setSecret(null)}
+      />
     </>
   );
 }

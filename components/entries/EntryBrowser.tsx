@@ -4,10 +4,9 @@
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { EnvironmentBadge } from '@/components/ui/Badge';
-import { DataTable } from '@/components/ui/DataTable';
+import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { Dialog } from '@/components/ui/Dialog';
 import { LoadMore } from '@/components/ui/LoadMore';
-import { formatDate } from '@/lib/console/format';
 import { useEntries, type EntryFilter } from '@/lib/console/hooks/entries';
 import { EntryFilters } from './EntryFilters';
 import { NewEntryForm } from './NewEntryForm';
@@ -61,7 +60,7 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
           },
           { head: 'Folder', cell: (e) => e.folder || none },
           { head: 'Key', wide: true, className: 'mono', cell: (e) => e.key ?? none },
-          { head: 'Created', wide: true, className: 'muted', cell: (e) => formatDate(e.created_at) },
+          createdColumn,
         ]}
       />
       <div ref={end} />

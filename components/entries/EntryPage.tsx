@@ -12,10 +12,10 @@ import { PageHeader } from '@/components/ui/PageHeader';
 import { Skeleton } from '@/components/ui/Skeleton';
 import { useToast } from '@/components/ui/Toaster';
 import { ApiFailure } from '@/lib/console/api';
+import { formatDate } from '@/lib/console/format';
 import { useDeleteEntry, useEntry } from '@/lib/console/hooks/entries';
 import { useOwner } from '@/lib/console/hooks/owners';
 import type { Entry } from '@/lib/console/types';
-import { formatDate } from '@/lib/console/format';
 
 export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: string }) {
   const entry = useEntry(entryId);

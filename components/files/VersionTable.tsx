@@ -2,9 +2,9 @@
 // Every version of a file, newest first: size, hash and time, with preview, download, restore, delete.
 import { Badge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
-import { DataTable } from '@/components/ui/DataTable';
+import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { useToast } from '@/components/ui/Toaster';
-import { formatBytes, formatDate, shortHash } from '@/lib/console/format';
+import { formatBytes, shortHash } from '@/lib/console/format';
 import { fileHref, useFileActions } from '@/lib/console/hooks/files';
 import { previewKind } from '@/lib/console/preview';
 import type { FileRecord, PreviousVersion } from '@/lib/console/types';
@@ -35,7 +35,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
         { head: 'Version', cell: (_, i) => <>{label(i)} {i === 0 && <Badge tone="accent">current</Badge>}</> },
         { head: 'Size', cell: (v) => formatBytes(v.size) },
         { head: 'SHA-256', wide: true, className: 'mono', cell: (v) => <span title={v.hash}>{shortHash(v.hash)}</span> },
-        { head: 'Created', wide: true, className: 'muted', cell: (v) => formatDate(v.created_at) },
+        createdColumn,
         {
           actions: true,
           cell: (v, i) => (

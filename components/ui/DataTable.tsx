@@ -1,5 +1,6 @@
 // A table of records with the one pending / error / empty treatment every console list shares.
 import type { ReactNode } from 'react';
+import { formatDate } from '@/lib/console/format';
 import { EmptyState } from './EmptyState';
 import { ErrorNote } from './ErrorNote';
 import { Skeleton } from './Skeleton';
@@ -16,7 +17,8 @@ export interface Column<T> {
 }
 
 interface Props<T> {
-  columns: Column<T>[];
+  // the rows alone say what T is; a shared column (createdColumn) fits any row it can read
+  columns: Column<NoInfer<T>>[];
   rows: T[] | undefined;
   rowKey(row: T): string;
   pending?: boolean;
@@ -27,6 +29,14 @@ interface Props<T> {
   rowTestId?: string;
   skeletonRows?: number;
 }
+
+/** The "Created" column most tables end with (hidden on narrow screens). */
+export const createdColumn: Column<{ created_at: string }> = {
+  head: 'Created',
+  wide: true,
+  className: 'muted',
+  cell: (row) => formatDate(row.created_at),
+};
 
 const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ') || undefined;
 

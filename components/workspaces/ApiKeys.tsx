@@ -4,13 +4,14 @@ import { useState } from 'react';
 import { useMe } from '@/components/shell/UserContext';
 import { EnvironmentBadge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
-import { DataTable } from '@/components/ui/DataTable';
-import { Dialog } from '@/components/ui/Dialog';
-import { SecretValue } from '@/components/ui/SecretValue';
+import { DataTable, createdColumn } from '@/components/ui/DataTable';
+import { ShownOnceDialog } from '@/components/ui/ShownOnceDialog';
 import { useToast } from '@/components/ui/Toaster';
-import { formatDate } from '@/lib/console/format';
 import { useCreateKey, useRevokeKey } from '@/lib/console/hooks/owners';
 import type { ApiKey, Owner } from '@/lib/console/types';
+
+/** A new key as the dialog shows it (its value comes only in the create answer). */
+export const keySecret = (k: ApiKey) => ({ label: k.sandbox ? 'Sandbox API key' : 'Live API key', value: k.key ?? '' });
 
 export function ApiKeys({ owner }: { owner: Owner }) {
   const me = useMe();
@@ -36,7 +37,7 @@ export function ApiKeys({ owner }: { owner: Owner }) {
         columns={[
           { head: 'Key', className: 'mono', cell: (k) => k.prefix },
           { head: 'Environment', cell: (k) => <EnvironmentBadge sandbox={k.sandbox} /> },
-          { head: 'Created', wide: true, className: 'muted', cell: (k) => formatDate(k.created_at) },
+          createdColumn,
           {
             actions: true,
             cell: (k) =>
@@ -55,14 +56,12 @@ export function ApiKeys({ owner }: { owner: Owner }) {
           },
         ]}
       />
-      <Dialog open={!!shown} title="New API key" onClose={() => setShown(null)}>
-        {shown && (
-          <div className="stack">
-            <p className="warn-note">Copy this key now: it is shown only once.</p>
-            <SecretValue label={shown.sandbox ? 'Sandbox API key' : 'Live API key'} value={shown.key ?? ''} />
-          </div>
-        )}
-      </Dialog>
+      <ShownOnceDialog
+        title="New API key"
+        warning="Copy this key now: it is shown only once."
+        secrets={shown ? [keySecret(shown)] : undefined}
+        onClose={() => setShown(null)}
+      />
     </section>
   );
 }

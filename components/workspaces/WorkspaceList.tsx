@@ -3,16 +3,16 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { useMe } from '@/components/shell/UserContext';
-import { DataTable } from '@/components/ui/DataTable';
+import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { Dialog } from '@/components/ui/Dialog';
 import { Field } from '@/components/ui/Field';
 import { Form } from '@/components/ui/Form';
 import { PageHeader } from '@/components/ui/PageHeader';
-import { SecretValue } from '@/components/ui/SecretValue';
+import { ShownOnceDialog } from '@/components/ui/ShownOnceDialog';
 import { useToast } from '@/components/ui/Toaster';
-import { formatDate } from '@/lib/console/format';
 import { useCreateOwner, useOwners } from '@/lib/console/hooks/owners';
 import type { Owner } from '@/lib/console/types';
+import { keySecret } from './ApiKeys';
 
 export function WorkspaceList() {
   const me = useMe();
@@ -41,22 +41,21 @@ export function WorkspaceList() {
           columns={[
             { head: 'Name', cell: (o) => <Link href={`/workspaces/${o.id}`}>{o.name}</Link> },
             { head: 'ID', wide: true, className: 'mono muted', cell: (o) => o.id },
-            { head: 'Created', className: 'muted', cell: (o) => formatDate(o.created_at) },
+            { ...createdColumn, wide: false },
           ]}
         />
       </section>
       <Dialog open={creating} title="New workspace" onClose={() => setCreating(false)}>
         <CreateWorkspace onCreated={(o) => { setCreating(false); setCreated(o); }} />
       </Dialog>
-      <Dialog open={!!created} title="Workspace created" onClose={() => setCreated(null)}>
-        {created && (
-          <div className="stack">
-            <p className="warn-note">Copy these API keys now: they are shown only once.</p>
-            {created.api_keys?.map((k) => <SecretValue key={k.id} label={k.sandbox ? 'Sandbox API key' : 'Live API key'} value={k.key ?? ''} />)}
-            <Link className="btn-primary" href={`/workspaces/${created.id}`}>Open {created.name}</Link>
-          </div>
-        )}
-      </Dialog>
+      <ShownOnceDialog
+        title="Workspace created"
+        warning="Copy these API keys now: they are shown only once."
+        secrets={created ? (created.api_keys ?? []).map(keySecret) : undefined}
+        onClose={() => setCreated(null)}
+      >
+        {created && <Link className="btn-primary" href={`/workspaces/${created.id}`}>Open {created.name}</Link>}
+      </ShownOnceDialog>
     </>
   );
 }
