@@ -28,9 +28,7 @@ export function AppList() {
       </PageHeader>
       <section className="panel">
         <DataTable
-          rows={apps.data}
-          pending={apps.isPending}
-          error={apps.error}
+          query={apps}
           rowKey={(a) => a.id}
           empty={{ title: 'No applications yet', body: 'Register one to let it act for workspaces through enrollments.' }}
           columns={[

@@ -19,7 +19,9 @@ export interface Column<T> {
 interface Props<T> {
   // the rows alone say what T is; a shared column (createdColumn) fits any row it can read
   columns: Column<NoInfer<T>>[];
-  rows: T[] | undefined;
+  /** the rows, pending and error of a query whose data are the rows; or each of them given apart */
+  query?: { data: T[] | undefined; isPending: boolean; error: unknown };
+  rows?: T[];
   rowKey(row: T): string;
   pending?: boolean;
   error?: unknown;
@@ -40,10 +42,10 @@ export const createdColumn: Column<{ created_at: string }> = {
 
 const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ') || undefined;
 
-export function DataTable<T>({ columns, rows, rowKey, pending, error, empty, label, rowTestId, skeletonRows }: Props<T>) {
-  if (pending) return <Skeleton rows={skeletonRows} />;
-  if (error) return <ErrorNote error={error} />;
-  const list = rows ?? [];
+export function DataTable<T>({ columns, query, rows, rowKey, pending, error, empty, label, rowTestId, skeletonRows }: Props<T>) {
+  if (pending ?? query?.isPending) return <Skeleton rows={skeletonRows} />;
+  if (error ?? query?.error) return <ErrorNote error={error ?? query?.error} />;
+  const list = rows ?? query?.data ?? [];
   if (list.length === 0 && empty) return <EmptyState title={empty.title}>{empty.body}</EmptyState>;
   return (
     <div className="table-wrap">

@@ -38,9 +38,7 @@ export function UserList() {
       </PageHeader>
       <section className="panel">
         <DataTable
-          rows={users.data}
-          pending={users.isPending}
-          error={users.error}
+          query={users}
           rowKey={(u) => u.id}
           columns={[
             { head: 'User', cell: (u) => <>{u.name || u.email}<div className="muted" style={{ fontSize: '0.8rem' }}>{u.email}</div></> },

@@ -30,9 +30,7 @@ export function WorkspaceList() {
       </PageHeader>
       <section className="panel">
         <DataTable
-          rows={owners.data}
-          pending={owners.isPending}
-          error={owners.error}
+          query={owners}
           rowKey={(o) => o.id}
           empty={{
             title: 'No workspaces yet',
