@@ -58,7 +58,7 @@ export function ConfirmDialog({ open, title, message, confirm, onCancel, onConfi
         <button ref={cancel} type="button" className="btn" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="btn-danger" onClick={onConfirm}>
+        <button type="button" className="btn-danger confirm-go" onClick={onConfirm}>
           {confirm}
         </button>
       </div>
