@@ -61,6 +61,16 @@ async function toUploading(t: ReturnType<typeof setup>, n: number) {
   await settle();
 }
 
+/** a.txt (100 bytes) hashed, its placeholder created, and its first PUT failed with `err`. */
+async function failedUpload(err: Error) {
+  const t = setup(file('a.txt', 100));
+  t.queue.start(t.item('a.txt').id);
+  await toUploading(t, 0);
+  t.sends[0].reject(err);
+  await settle();
+  return t;
+}
+
 describe('UploadQueue', () => {
   it('takes a file from ready through hashing, creating and uploading to stored', async () => {
     const t = setup(file('a.txt'));
@@ -123,11 +133,7 @@ describe('UploadQueue', () => {
   });
 
   it('retries a failed upload by resuming: the hash and placeholder are kept and HEAD gives the offset', async () => {
-    const t = setup(file('a.txt', 100));
-    t.queue.start(t.item('a.txt').id);
-    await toUploading(t, 0);
-    t.sends[0].reject(new ConnectionLost());
-    await settle();
+    const t = await failedUpload(new ConnectionLost());
     expect(t.item('a.txt')).toMatchObject({ status: 'failed', error: 'The connection dropped; retry to resume where it stopped' });
 
     t.answerHead(async () => 40);
@@ -141,11 +147,7 @@ describe('UploadQueue', () => {
   });
 
   it('starts from zero when the server holds the whole size (or more) already', async () => {
-    const t = setup(file('a.txt', 100));
-    t.queue.start(t.item('a.txt').id);
-    await toUploading(t, 0);
-    t.sends[0].reject(new ConnectionLost());
-    await settle();
+    const t = await failedUpload(new ConnectionLost());
     t.answerHead(async () => 100);
     t.queue.start(t.item('a.txt').id);
     await settle();
@@ -153,11 +155,7 @@ describe('UploadQueue', () => {
   });
 
   it('renews an expired url by repeating the file PUT, then resumes on the new url', async () => {
-    const t = setup(file('a.txt', 100));
-    t.queue.start(t.item('a.txt').id);
-    await toUploading(t, 0);
-    t.sends[0].reject(new ApiFailure('The upload link expired', 403, 'upload_url_expired'));
-    await settle();
+    const t = await failedUpload(new ApiFailure('The upload link expired', 403, 'upload_url_expired'));
     expect(t.item('a.txt').status).toBe('failed');
 
     t.answerHead(async (url) => {
@@ -173,11 +171,7 @@ describe('UploadQueue', () => {
   });
 
   it('fails a retry whose HEAD fails for another reason', async () => {
-    const t = setup(file('a.txt', 100));
-    t.queue.start(t.item('a.txt').id);
-    await toUploading(t, 0);
-    t.sends[0].reject(new ConnectionLost());
-    await settle();
+    const t = await failedUpload(new ConnectionLost());
     t.answerHead(async () => {
       throw new ApiFailure('Not found', 404, 'not_found');
     });
