@@ -221,8 +221,8 @@ test('PDF and image previews in a sandboxed frame; edit a file, delete another',
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(pdfCard).toContainText('Signed copy');
   await expect(pdfCard).toContainText('private');
-  page.once('dialog', (d) => d.accept());
   await pngCard.getByRole('button', { name: 'Delete file' }).click();
+  await page.getByRole('alertdialog', { name: 'Delete stamp.png and all its versions?' }).getByRole('button', { name: 'Delete file' }).click();
   await expect(pngCard).toHaveCount(0);
   const list = (await (await request.get(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(owner.liveKey) })).json()).list;
   expect(list).toHaveLength(1);
