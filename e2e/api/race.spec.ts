@@ -1,4 +1,4 @@
-// Repeating a PUT is safe (contract §3, §4): twenty identical PUTs of one caller id at once answer
+// Repeating a PUT is safe (docs/api.md, Entries and Versions): twenty identical PUTs of one caller id at once answer
 // one 201 and nineteen 200 with the same body, round after round, on PGlite and on PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import type { APIResponse } from '@playwright/test';

@@ -76,7 +76,7 @@ export async function trickle(url: string, bytes: Buffer, o: { pieces: number; p
   return put.outcome;
 }
 
-/** Parses a contract error body (§1), failing loudly when the body is something else. */
+/** Parses an error body (docs/api.md, Errors), failing loudly when the body is something else. */
 export function errorOf(r: Outcome): { code: number; key: string; message: string } {
   if (r instanceof Error) throw new Error(`expected an answer, got ${r.message}`);
   const body = JSON.parse(r.body);
