@@ -13,7 +13,7 @@ test.describe("an entry's life", () => {
     });
     expect(res.status()).toBe(201);
     const entry = await res.json();
-    expect(res.headers()['location']).toBe(`/silo/v1/entries/${entry.id}`);
+    expect(res.headers().location).toBe(`/silo/v1/entries/${entry.id}`);
     expect(entry).toMatchObject({ name: 'Invoice 1', folder: 'sales', key: 'INV-1', meta: { erp: 'x' }, sandbox: false });
     const got = await (await request.get(`/silo/v1/entries/${entry.id}`, { headers: bearer(liveKey) })).json();
     expect(got.attachments).toEqual([]);

@@ -14,7 +14,7 @@ test.describe('inline uploads', () => {
     });
     expect(res.status()).toBe(201);
     const f = await res.json();
-    expect(res.headers()['location']).toBe(`/silo/v1/entries/${entry.id}/files/${f.id}`);
+    expect(res.headers().location).toBe(`/silo/v1/entries/${entry.id}/files/${f.id}`);
     expect(f).toMatchObject({
       entry_id: entry.id,
       name: 'factura.xml',
@@ -204,7 +204,7 @@ test.describe('fetch', () => {
     const path = `/silo/v1/entries/${entry.id}/files/${f.id}`;
     const full = await request.get(path, { headers: bearer(liveKey) });
     const h = full.headers();
-    expect(h['etag']).toBe(`"${f.hash}"`);
+    expect(h.etag).toBe(`"${f.hash}"`);
     expect(h['accept-ranges']).toBe('bytes');
     expect(h['x-content-type-options']).toBe('nosniff');
     expect(h['content-security-policy']).toMatch(/sandbox/);
