@@ -1,4 +1,4 @@
-// Keyset pages of the API (contract §3): the query string for one page, and every page of a
+// Keyset pages of the API (docs/api.md, Entries): the query string for one page, and every page of a
 // small admin list.
 import { api } from '../api';
 import type { Page } from '../../schemas/records';
