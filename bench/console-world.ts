@@ -2,7 +2,7 @@
 // signed in to the console, and one file uploaded through an entry's page the way an operator does
 // (chosen in the dropzone's file input, "Upload 1 file"), timed inside the page.
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { startServer, type SiloServer } from '../e2e/fixtures/server';
+import { setupLinkIn, startServer, type SiloServer } from '../e2e/fixtures/server';
 
 const ADMIN = { email: 'bench@example.com', password: 'bench password 1' };
 
@@ -26,7 +26,7 @@ export async function consoleWorld(): Promise<ConsoleWorld> {
     await server.stop();
   };
   try {
-    const token = /setup\?token=(\S+)/.exec(await waitFor(() => server.output(), /setup\?token=\S+/))![1];
+    const token = new URL(await waitFor(() => setupLinkIn(server.output()))).searchParams.get('token');
     await call('POST', `${server.url}/admin/v1/setup`, {}, { token, name: 'Bench', ...ADMIN });
     const owner = await call('POST', `${server.url}/admin/v1/owners`, { Authorization: `Bearer ${server.adminKey}` }, { name: 'bench' });
     const ownerKey: string = owner.api_keys[0].key;
@@ -99,10 +99,11 @@ export async function call(method: string, url: string, headers: Record<string, 
   return res.status === 204 ? undefined : res.json();
 }
 
-async function waitFor(read: () => string, re: RegExp): Promise<string> {
+async function waitFor(read: () => string | undefined): Promise<string> {
   for (let i = 0; i < 200; i++) {
-    if (re.test(read())) return read();
+    const value = read();
+    if (value) return value;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`not seen: ${re}`);
+  throw new Error('the server printed no setup link');
 }
