@@ -1,4 +1,4 @@
-// Configuration from the environment, validated once. Every limit of contract §6 is here.
+// Configuration from the environment, validated once. Every limit of docs/api.md, Limits, is here.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseAddressList } from './address-list';

@@ -87,6 +87,11 @@ function malformedPath(url) {
   }
 }
 
+// next-auth takes the console's origin from NEXTAUTH_URL, else, with AUTH_TRUST_HOST, from the
+// request (X-Forwarded-Host or Host, X-Forwarded-Proto), as the API builds its urls. Without either
+// it warns at the first sign-in and answers with http://localhost:3000. This server answers any
+// host (behind a proxy, on several names), so it trusts the request unless the operator pins one.
+process.env.AUTH_TRUST_HOST ??= 'true';
 const app = next({ dev: false, dir: ROOT, hostname: hostname ?? 'localhost', port });
 await app.prepare();
 const handle = app.getRequestHandler();

@@ -1,40 +1,34 @@
 'use client';
 // Calls POST /access/v1/enrollment/authorize as an application would, and shows the enrollment
 // with its token and a live countdown to the token's expiry.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { SecretValue } from '@/components/ui/CopyButton';
-import { Check, Field } from '@/components/ui/Field';
-import { Badge, ErrorNote } from '@/components/ui/bits';
-import { api } from '@/lib/console/api';
-import { keys, useOwners } from '@/lib/console/queries';
-import type { Enrollment } from '@/lib/schemas/records';
+import { EnvironmentBadge } from '@/components/ui/Badge';
+import { Check } from '@/components/ui/Check';
+import { Field } from '@/components/ui/Field';
+import { Form } from '@/components/ui/Form';
+import { SecretValue } from '@/components/ui/SecretValue';
+import { useAuthorize } from '@/lib/console/hooks/enrollments';
+import { useOwners } from '@/lib/console/hooks/owners';
 import { Countdown } from './Countdown';
 
 export function AuthorizeForm() {
   const owners = useOwners();
-  const queries = useQueryClient();
   const [f, setF] = useState({ client_id: '', client_secret: '', by: 'owner' as 'owner' | 'id', owner_id: '', id: '', owner_key: '', sandbox: false });
   const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setF({ ...f, [k]: e.target.value });
-  const authorize = useMutation({
-    mutationFn: () =>
-      api<Enrollment>('/access/v1/enrollment/authorize', {
-        method: 'POST',
-        headers: f.owner_key ? { 'X-Owner-Key': f.owner_key.trim() } : undefined,
-        body: {
-          client_id: f.client_id.trim(),
-          client_secret: f.client_secret.trim(),
-          ...(f.by === 'owner' ? { owner_id: f.owner_id.trim() } : { id: f.id.trim() }),
-          ...(f.by === 'owner' && f.sandbox ? { sandbox: true } : {}),
-        },
-      }),
-    onSuccess: () => queries.invalidateQueries({ queryKey: keys.enrollments }),
-  });
+  const authorize = useAuthorize();
+  const submit = () =>
+    authorize.mutate({
+      client_id: f.client_id.trim(),
+      client_secret: f.client_secret.trim(),
+      owner_key: f.owner_key.trim() || undefined,
+      ...(f.by === 'owner' ? { owner_id: f.owner_id.trim() } : { id: f.id.trim() }),
+      ...(f.by === 'owner' && f.sandbox ? { sandbox: true } : {}),
+    });
   const e = authorize.data;
   return (
     <section className="panel" aria-labelledby="authorize-title">
       <h2 id="authorize-title">Authorize an enrollment</h2>
-      <form className="form" onSubmit={(ev) => { ev.preventDefault(); authorize.mutate(); }}>
+      <Form onSubmit={submit} error={authorize.error} pending={authorize.isPending} submit="Authorize">
         <div className="grid-2">
           <Field label="Client ID"><input required value={f.client_id} onChange={set('client_id')} autoComplete="off" /></Field>
           <Field label="Client secret"><input required type="password" value={f.client_secret} onChange={set('client_secret')} autoComplete="off" /></Field>
@@ -60,14 +54,12 @@ export function AuthorizeForm() {
         ) : (
           <Field label="Enrollment ID"><input required value={f.id} onChange={set('id')} className="mono" /></Field>
         )}
-        <ErrorNote error={authorize.error} />
-        <div><button className="btn-primary" type="submit" disabled={authorize.isPending}>Authorize</button></div>
-      </form>
+      </Form>
       {e && e.token && (
         <div className="stack" style={{ marginTop: '1rem' }} data-testid="authorized">
           <div className="row">
             <strong>Enrollment</strong> <code>{e.id}</code>
-            {e.sandbox ? <Badge tone="warn">sandbox</Badge> : <Badge tone="good">live</Badge>}
+            <EnvironmentBadge sandbox={e.sandbox} />
             {e.token_expires && <Countdown until={e.token_expires} />}
           </div>
           <SecretValue label="Token (send as Authorization: Bearer …)" value={e.token} />

@@ -3,12 +3,15 @@
 // by environment, folder and key, and a form for a new entry.
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
+import { EnvironmentBadge } from '@/components/ui/Badge';
+import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { Dialog } from '@/components/ui/Dialog';
-import { Badge, EmptyState, ErrorNote, Skeleton } from '@/components/ui/bits';
-import { formatDate } from '@/lib/console/format';
-import { useEntries, type EntryFilter } from '@/lib/console/queries';
+import { LoadMore } from '@/components/ui/LoadMore';
+import { useEntries, type EntryFilter } from '@/lib/console/hooks/entries';
 import { EntryFilters } from './EntryFilters';
 import { NewEntryForm } from './NewEntryForm';
+
+const none = <span className="muted">—</span>;
 
 export function EntryBrowser({ ownerId }: { ownerId: string }) {
   const [filter, setFilter] = useState<EntryFilter>({ sandbox: false });
@@ -28,7 +31,6 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
     return () => io.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const rows = entries.data?.pages.flatMap((p) => p.list) ?? [];
   return (
     <section className="panel" aria-labelledby="entries-title">
       <div className="panel-head">
@@ -36,44 +38,33 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
         <button className="btn-primary" onClick={() => setCreating(true)}>New entry</button>
       </div>
       <EntryFilters value={filter} onChange={setFilter} />
-      {entries.isPending ? (
-        <Skeleton rows={4} />
-      ) : entries.error ? (
-        <ErrorNote error={entries.error} />
-      ) : rows.length === 0 ? (
-        <EmptyState title="No entries here">
-          {filter.folder || filter.key ? 'Nothing matches these filters.' : 'Create an entry, then drop files on it.'}
-        </EmptyState>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr><th>Name</th><th>Folder</th><th className="hide-sm">Key</th><th className="hide-sm">Created</th></tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Link href={`/workspaces/${ownerId}/entries/${e.id}`}>{e.name || <span className="mono">{e.id.slice(0, 8)}</span>}</Link>{' '}
-                    {e.sandbox && <Badge tone="warn">sandbox</Badge>}
-                  </td>
-                  <td>{e.folder || <span className="muted">—</span>}</td>
-                  <td className="mono hide-sm">{e.key ?? <span className="muted">—</span>}</td>
-                  <td className="muted hide-sm">{formatDate(e.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={entries.data?.pages.flatMap((p) => p.list)}
+        pending={entries.isPending}
+        error={entries.error}
+        skeletonRows={4}
+        rowKey={(e) => e.id}
+        empty={{
+          title: 'No entries here',
+          body: filter.folder || filter.key ? 'Nothing matches these filters.' : 'Create an entry, then drop files on it.',
+        }}
+        columns={[
+          {
+            head: 'Name',
+            cell: (e) => (
+              <>
+                <Link href={`/workspaces/${ownerId}/entries/${e.id}`}>{e.name || <span className="mono">{e.id.slice(0, 8)}</span>}</Link>{' '}
+                {e.sandbox && <EnvironmentBadge sandbox />}
+              </>
+            ),
+          },
+          { head: 'Folder', cell: (e) => e.folder || none },
+          { head: 'Key', wide: true, className: 'mono', cell: (e) => e.key ?? none },
+          createdColumn,
+        ]}
+      />
       <div ref={end} />
-      {hasNextPage && (
-        <div className="row" style={{ justifyContent: 'center', marginTop: '0.75rem' }}>
-          <button className="btn" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
-            {isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      <LoadMore pages={entries} />
       <Dialog open={creating} title="New entry" onClose={() => setCreating(false)}>
         <NewEntryForm ownerId={ownerId} sandbox={filter.sandbox} />
       </Dialog>

@@ -1,7 +1,7 @@
 'use client';
 // Environment, folder and key filters; text filters apply on submit, not on every keystroke.
 import { useState } from 'react';
-import type { EntryFilter } from '@/lib/console/queries';
+import type { EntryFilter } from '@/lib/console/hooks/entries';
 
 export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange(f: EntryFilter): void }) {
   const [folder, setFolder] = useState(value.folder ?? '');

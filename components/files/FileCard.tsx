@@ -2,18 +2,21 @@
 // One file of an entry: its flags, its version history, a preview and its actions.
 import { useState } from 'react';
 import { Dialog } from '@/components/ui/Dialog';
-import { Badge } from '@/components/ui/bits';
+import { Badge } from '@/components/ui/Badge';
+import { ConfirmButton } from '@/components/ui/ConfirmButton';
+import { useToast } from '@/components/ui/Toaster';
 import { formatBytes } from '@/lib/console/format';
+import { useFileActions } from '@/lib/console/hooks/files';
 import type { FileRecord } from '@/lib/schemas/records';
 import { EditFileForm } from './EditFileForm';
 import { FilePreview } from './FilePreview';
-import { useFileActions } from './useFileActions';
 import { VersionTable } from './VersionTable';
 
 export function FileCard({ file }: { file: FileRecord }) {
   const [previewing, setPreviewing] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
-  const { remove } = useFileActions(file.entry_id);
+  const toast = useToast();
+  const { remove } = useFileActions(file.entry_id, { removed: () => toast.show('Deleted', 'success'), onError: toast.error });
   const previewed = [{ id: file.id, size: file.size }, ...(file.previous ?? [])].find((v) => v.id === previewing);
   return (
     <article className="file-card" data-testid="file-card" aria-label={file.name}>
@@ -31,12 +34,15 @@ export function FileCard({ file }: { file: FileRecord }) {
           {file.private && <Badge>private</Badge>}
           {file.embeddable && <Badge>embeddable</Badge>}
           <button className="btn btn-small" onClick={() => setEditing(true)}>Edit</button>
-          <button
+          <ConfirmButton
             className="btn-danger btn-small"
-            onClick={() => confirm(`Delete ${file.name} and all its versions?`) && remove.mutate(file.id)}
+            title={`Delete ${file.name} and all its versions?`}
+            message="This cannot be undone."
+            confirm="Delete file"
+            onConfirm={() => remove.mutate(file.id)}
           >
             Delete file
-          </button>
+          </ConfirmButton>
         </div>
       </div>
       <VersionTable file={file} previewing={previewing} onPreview={setPreviewing} />

@@ -1,6 +1,6 @@
 'use client';
 // An entry's current files, grouped by category: formats first, then attachments.
-import { EmptyState } from '@/components/ui/bits';
+import { EmptyState } from '@/components/ui/EmptyState';
 import type { FileRecord } from '@/lib/schemas/records';
 import { FileCard } from './FileCard';
 

@@ -2,20 +2,12 @@
 // Preview of one version inside a sandboxed iframe (no scripts, no same-origin access): images load
 // from the API directly; text and XML are fetched, escaped and shown in srcdoc; PDFs are drawn to
 // images by pdf.js (the browser's own PDF viewer will not run in a sandboxed frame).
-import { useQuery } from '@tanstack/react-query';
-import { ErrorNote, Skeleton } from '@/components/ui/bits';
-import { ApiFailure, failure } from '@/lib/console/api';
+import { ErrorNote } from '@/components/ui/ErrorNote';
+import { Skeleton } from '@/components/ui/Skeleton';
+import { ApiFailure } from '@/lib/console/api';
+import { fileHref, useFileBytes } from '@/lib/console/hooks/files';
 import { PDF_PREVIEW_LIMIT, pagesDocument, renderPdf } from '@/lib/console/pdf-pages';
 import { TEXT_PREVIEW_LIMIT, prettyXml, previewKind, textDocument } from '@/lib/console/preview';
-
-export const fileHref = (entryId: string, fileId: string, download = false) =>
-  `/silo/v1/entries/${entryId}/files/${fileId}${download ? '?download=1' : ''}`;
-
-async function fetchBytes(href: string): Promise<Response> {
-  const res = await fetch(href, { credentials: 'same-origin' });
-  if (!res.ok) throw failure(res.status, await res.json().catch(() => undefined));
-  return res;
-}
 
 const isDark = () => typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark';
 
@@ -24,18 +16,18 @@ export function FilePreview({ entryId, fileId, name, mime, size }: { entryId: st
   const href = fileHref(entryId, fileId);
   const limit = kind === 'pdf' ? PDF_PREVIEW_LIMIT : TEXT_PREVIEW_LIMIT;
   const drawn = kind === 'text' || kind === 'xml' || kind === 'pdf';
-  const doc = useQuery({
-    queryKey: ['file-preview', fileId, isDark()],
-    queryFn: async () => {
-      const res = await fetchBytes(href);
-      if (kind === 'pdf') return pagesDocument(await renderPdf(await res.arrayBuffer(), 860), name, isDark());
+  const dark = isDark();
+  const doc = useFileBytes(
+    entryId,
+    fileId,
+    dark,
+    async (res) => {
+      if (kind === 'pdf') return pagesDocument(await renderPdf(await res.arrayBuffer(), 860), name, dark);
       const text = await res.text();
-      return textDocument(kind === 'xml' ? prettyXml(text) : text, isDark());
+      return textDocument(kind === 'xml' ? prettyXml(text) : text, dark);
     },
-    enabled: drawn && size <= limit,
-    staleTime: Infinity, // a version's bytes never change
-    retry: false,
-  });
+    drawn && size <= limit,
+  );
   if (!kind) return <p className="muted">No preview for {mime}; download it instead.</p>;
   if (drawn && size > limit) return <p className="muted">Too large to preview; download it instead.</p>;
   const title = `Preview of ${name}`;

@@ -1,11 +1,12 @@
 'use client';
 // One file in the upload queue: options before sending, then progress, speed and time left.
-import { Check } from '@/components/ui/Field';
-import { Badge, ProgressBar } from '@/components/ui/bits';
+import { Badge, type Tone } from '@/components/ui/Badge';
+import { Check } from '@/components/ui/Check';
+import { ProgressBar } from '@/components/ui/ProgressBar';
 import { formatBytes, formatDuration } from '@/lib/console/format';
 import type { UploadItem, UploadQueue } from '@/lib/console/upload/queue';
 
-const STATUS: Record<UploadItem['status'], { label: string; tone: 'neutral' | 'good' | 'warn' | 'bad' | 'accent' }> = {
+const STATUS: Record<UploadItem['status'], { label: string; tone: Tone }> = {
   ready: { label: 'ready', tone: 'neutral' },
   hashing: { label: 'hashing', tone: 'accent' },
   creating: { label: 'creating placeholder', tone: 'accent' },

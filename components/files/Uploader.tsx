@@ -1,24 +1,16 @@
 'use client';
 // Drag-and-drop uploads to an entry: many files at once, each hashed in a worker, sent to its
 // placeholder url with progress, and cancellable, retryable and resumable.
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useToast } from '@/components/ui/Toaster';
-import { keys } from '@/lib/console/queries';
-import { UploadQueue, isBusy } from '@/lib/console/upload/queue';
+import { useUploadQueue } from '@/lib/console/hooks/files';
+import { isBusy } from '@/lib/console/upload/queue';
 import { UploadRow } from './UploadRow';
 
 export function Uploader({ entryId }: { entryId: string }) {
-  const queries = useQueryClient();
   const toast = useToast();
-  const [queue] = useState(
-    () =>
-      new UploadQueue(entryId, (record) => {
-        queries.invalidateQueries({ queryKey: keys.entry(entryId) });
-        toast.show(`${record.name} stored`, 'success');
-      }),
-  );
+  const queue = useUploadQueue(entryId, (record) => toast.show(`${record.name} stored`, 'success'));
   const items = useSyncExternalStore(queue.subscribe, queue.snapshot, queue.snapshot);
   const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop: (files) => queue.add(files), multiple: true });
   const ready = items.filter((i) => i.status === 'ready').length;

@@ -1,10 +1,9 @@
 'use client';
 // The console frame: navigation, who is signed in, theme and sign-out.
-import { useQueryClient } from '@tanstack/react-query';
-import { signOut } from 'next-auth/react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { useSignOut } from '@/lib/console/hooks/session';
 import type { User } from '@/lib/schemas/records';
 import { ThemeToggle } from './ThemeToggle';
 import { UserContext } from './UserContext';
@@ -19,7 +18,7 @@ const LINKS = [
 export function Shell({ user, children }: { user: User; children: ReactNode }) {
   const path = usePathname();
   const router = useRouter();
-  const queries = useQueryClient();
+  const signOut = useSignOut();
   return (
     <UserContext.Provider value={user}>
       <a className="skip" href="#main">
@@ -48,8 +47,7 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
               type="button"
               className="btn btn-small"
               onClick={async () => {
-                await signOut({ redirect: false });
-                queries.clear();
+                await signOut();
                 router.replace('/signin');
                 router.refresh();
               }}

@@ -30,16 +30,3 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
     </button>
   );
 }
-
-/** A secret shown once: the value, a copy button and the warning. */
-export function SecretValue({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="secret">
-      <span className="secret-label">{label}</span>
-      <code className="secret-value" data-testid="secret-value">
-        {value}
-      </code>
-      <CopyButton value={value} />
-    </div>
-  );
-}

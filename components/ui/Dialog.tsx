@@ -2,7 +2,16 @@
 // A modal on the native <dialog>: focus trap, Escape and the backdrop come from the browser.
 import { useEffect, useRef, type ReactNode } from 'react';
 
-export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose(): void; children: ReactNode }) {
+interface Props {
+  open: boolean;
+  title: string;
+  onClose(): void;
+  /** "alertdialog" for a question that interrupts (ConfirmDialog) */
+  role?: 'dialog' | 'alertdialog';
+  children: ReactNode;
+}
+
+export function Dialog({ open, title, onClose, role, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -11,7 +20,7 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" aria-label={title} onClose={onClose} onCancel={onClose}>
+    <dialog ref={ref} className="dialog" role={role} aria-label={title} onClose={onClose} onCancel={onClose}>
       {open && (
         <>
           <header className="dialog-head">

@@ -21,12 +21,3 @@ export function Field({ label, hint, error, children }: { label: string; hint?: 
     </div>
   );
 }
-
-export function Check({ label, checked, onChange }: { label: string; checked: boolean; onChange(v: boolean): void }) {
-  return (
-    <label className="check">
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
-      <span>{label}</span>
-    </label>
-  );
-}

@@ -1,40 +1,34 @@
 'use client';
 // The fields of a console user; memberships as one checkbox per workspace.
 import { useState } from 'react';
-import { Check, Field } from '@/components/ui/Field';
-import { ErrorNote } from '@/components/ui/bits';
-import { ApiFailure } from '@/lib/console/api';
+import { Check } from '@/components/ui/Check';
+import { Field } from '@/components/ui/Field';
+import { Form } from '@/components/ui/Form';
+import { fieldErrors } from '@/lib/console/api';
+import type { UserFields } from '@/lib/console/hooks/users';
 import type { Owner, User } from '@/lib/schemas/records';
-
-export interface UserFormValue {
-  email: string;
-  name: string;
-  password: string;
-  admin: boolean;
-  owner_ids: string[];
-}
 
 interface Props {
   user?: User;
   owners: Owner[];
   pending: boolean;
   error: unknown;
-  onSubmit(v: UserFormValue): void;
+  onSubmit(v: UserFields): void;
 }
 
 export function UserForm({ user, owners, pending, error, onSubmit }: Props) {
-  const [v, setV] = useState<UserFormValue>({
+  const [v, setV] = useState<UserFields>({
     email: user?.email ?? '',
     name: user?.name ?? '',
     password: '',
     admin: user?.admin ?? false,
     owner_ids: user?.owner_ids ?? [],
   });
-  const fields = error instanceof ApiFailure ? error.fields : undefined;
+  const fields = fieldErrors(error);
   const toggleOwner = (id: string, on: boolean) =>
     setV({ ...v, owner_ids: on ? [...v.owner_ids, id] : v.owner_ids.filter((o) => o !== id) });
   return (
-    <form className="form" onSubmit={(e) => { e.preventDefault(); onSubmit(v); }}>
+    <Form onSubmit={() => onSubmit(v)} error={error} pending={pending} submit="Save">
       <Field label="Email" error={fields?.email}>
         <input type="email" required disabled={!!user} value={v.email} onChange={(e) => setV({ ...v, email: e.target.value })} />
       </Field>
@@ -52,8 +46,6 @@ export function UserForm({ user, owners, pending, error, onSubmit }: Props) {
           <Check key={o.id} label={o.name} checked={v.owner_ids.includes(o.id)} onChange={(on) => toggleOwner(o.id, on)} />
         ))}
       </fieldset>
-      <ErrorNote error={error} />
-      <button className="btn-primary" type="submit" disabled={pending}>Save</button>
-    </form>
+    </Form>
   );
 }

@@ -1,64 +1,55 @@
 'use client';
 // Console users (admins only): create one with a password and workspaces, change memberships.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useMe } from '@/components/shell/UserContext';
+import { Badge } from '@/components/ui/Badge';
+import { DataTable } from '@/components/ui/DataTable';
 import { Dialog } from '@/components/ui/Dialog';
-import { Badge, EmptyState, ErrorNote, PageHeader, Skeleton } from '@/components/ui/bits';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { PageHeader } from '@/components/ui/PageHeader';
 import { useToast } from '@/components/ui/Toaster';
-import { api } from '@/lib/console/api';
-import { keys, useOwners, useUsers } from '@/lib/console/queries';
+import { useOwners } from '@/lib/console/hooks/owners';
+import { useSaveUser, useUsers } from '@/lib/console/hooks/users';
 import type { User } from '@/lib/schemas/records';
-import { UserForm, type UserFormValue } from './UserForm';
+import { UserForm } from './UserForm';
 
 export function UserList() {
   const me = useMe();
   const users = useUsers(me.admin);
   const owners = useOwners();
-  const queries = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState<User | 'new' | null>(null);
-  const save = useMutation({
-    mutationFn: (v: UserFormValue) =>
-      editing === 'new'
-        ? api<User>('/admin/v1/users', { method: 'POST', body: v })
-        : api<User>(`/admin/v1/users/${(editing as User).id}`, {
-            method: 'PATCH',
-            body: { name: v.name, admin: v.admin, owner_ids: v.owner_ids, ...(v.password ? { password: v.password } : {}) },
-          }),
+  const save = useSaveUser({
     onSuccess: (u) => {
-      queries.invalidateQueries({ queryKey: keys.users });
       toast.show(`${u.email} saved`, 'success');
       setEditing(null);
     },
   });
+  const edit = (u: User | 'new') => {
+    save.reset();
+    setEditing(u);
+  };
   if (!me.admin) return <EmptyState title="Only administrators manage users" />;
   const ownerName = (id: string) => owners.data?.find((o) => o.id === id)?.name ?? id.slice(0, 8);
   return (
     <>
       <PageHeader title="Users">
-        <button className="btn-primary" onClick={() => { save.reset(); setEditing('new'); }}>New user</button>
+        <button className="btn-primary" onClick={() => edit('new')}>New user</button>
       </PageHeader>
       <section className="panel">
-        {users.isPending ? <Skeleton /> : users.error ? <ErrorNote error={users.error} /> : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead><tr><th>User</th><th>Role</th><th>Workspaces</th><th /></tr></thead>
-              <tbody>
-                {users.data.map((u) => (
-                  <tr key={u.id}>
-                    <td>{u.name || u.email}<div className="muted" style={{ fontSize: '0.8rem' }}>{u.email}</div></td>
-                    <td>{u.admin ? <Badge tone="accent">admin</Badge> : <Badge>member</Badge>}</td>
-                    <td>{u.admin ? <span className="muted">all</span> : u.owner_ids.map(ownerName).join(', ') || <span className="muted">none</span>}</td>
-                    <td style={{ textAlign: 'right' }}>
-                      <button className="btn btn-small" aria-label={`Edit ${u.email}`} onClick={() => { save.reset(); setEditing(u); }}>Edit</button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          query={users}
+          rowKey={(u) => u.id}
+          columns={[
+            { head: 'User', cell: (u) => <>{u.name || u.email}<div className="muted" style={{ fontSize: '0.8rem' }}>{u.email}</div></> },
+            { head: 'Role', cell: (u) => (u.admin ? <Badge tone="accent">admin</Badge> : <Badge>member</Badge>) },
+            {
+              head: 'Workspaces',
+              cell: (u) => (u.admin ? <span className="muted">all</span> : u.owner_ids.map(ownerName).join(', ') || <span className="muted">none</span>),
+            },
+            { actions: true, cell: (u) => <button className="btn btn-small" aria-label={`Edit ${u.email}`} onClick={() => edit(u)}>Edit</button> },
+          ]}
+        />
       </section>
       <Dialog open={!!editing} title={editing === 'new' ? 'New user' : 'Edit user'} onClose={() => setEditing(null)}>
         {editing && (
@@ -67,7 +58,7 @@ export function UserList() {
             owners={owners.data ?? []}
             pending={save.isPending}
             error={save.error}
-            onSubmit={(v) => save.mutate(v)}
+            onSubmit={(fields) => save.mutate({ id: editing === 'new' ? undefined : editing.id, fields })}
           />
         )}
       </Dialog>

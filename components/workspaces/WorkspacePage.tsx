@@ -2,8 +2,10 @@
 // One workspace: its keys and its entries.
 import Link from 'next/link';
 import { EntryBrowser } from '@/components/entries/EntryBrowser';
-import { ErrorNote, PageHeader, Skeleton } from '@/components/ui/bits';
-import { useOwner } from '@/lib/console/queries';
+import { ErrorNote } from '@/components/ui/ErrorNote';
+import { PageHeader } from '@/components/ui/PageHeader';
+import { Skeleton } from '@/components/ui/Skeleton';
+import { useOwner } from '@/lib/console/hooks/owners';
 import { ApiKeys } from './ApiKeys';
 
 export function WorkspacePage({ id }: { id: string }) {

@@ -6,7 +6,7 @@ import { test, expect, type APIRequestContext, type PlaywrightWorkerArgs, type T
 import { setupLinkIn, startServer, type SiloServer } from '../fixtures/server';
 import { expectError } from './helpers';
 
-const databaseOf = (info: TestInfo) => ((info.project.use as { database?: 'pglite' | 'postgres' }).database ?? 'pglite');
+const databaseOf = (info: TestInfo) => (info.project.use as { database?: 'pglite' | 'postgres' }).database ?? 'pglite';
 
 /** A server of this describe's own, with `env`; the function returns it once started. */
 function ownServer(env: Record<string, string>) {
@@ -53,14 +53,21 @@ test.describe('authorize from an untrusted peer', () => {
 });
 
 test.describe('authorize behind a trusted proxy', () => {
-  const server = ownServer({ TRUSTED_PROXIES: '127.0.0.1,::1', RATE_LIMIT_AUTHORIZE_PER_MINUTE: '8', RATE_LIMIT_AUTHORIZE_FAILURES_PER_MINUTE: '3' });
+  const server = ownServer({
+    TRUSTED_PROXIES: '127.0.0.1,::1',
+    RATE_LIMIT_AUTHORIZE_PER_MINUTE: '8',
+    RATE_LIMIT_AUTHORIZE_FAILURES_PER_MINUTE: '3',
+  });
 
   test("a stranger's wrong secrets never make the right secret answer 429", async ({ playwright }) => {
     const admin = await adminOf(playwright, server());
     const api = await playwright.request.newContext({ baseURL: server().url });
     const { owner, app } = await ownerAndApp(admin);
     const call = (secret: string, from: string) =>
-      api.post('/access/v1/enrollment/authorize', { data: { client_id: app.client_id, client_secret: secret, owner_id: owner.id }, headers: { 'X-Forwarded-For': from } });
+      api.post('/access/v1/enrollment/authorize', {
+        data: { client_id: app.client_id, client_secret: secret, owner_id: owner.id },
+        headers: { 'X-Forwarded-For': from },
+      });
 
     const stranger: number[] = [];
     for (let i = 0; i < 6; i++) stranger.push((await call('silo_cs_wrong', '203.0.113.9')).status());
@@ -128,7 +135,9 @@ test.describe('console sign-in limits', () => {
 
     const stranger = await playwright.request.newContext({ baseURL: server().url });
     for (let i = 0; i < 10; i++) expect(await signInAttempt(stranger, email, `guess ${i}`, '203.0.113.20')).toBe('CredentialsSignin');
-    expect(await signInAttempt(stranger, email, 'the right password', '203.0.113.20')).toMatch(/^Too many attempts; try again in 1[45] min$/);
+    expect(await signInAttempt(stranger, email, 'the right password', '203.0.113.20')).toMatch(
+      /^Too many attempts; try again in 1[45] min$/,
+    );
     expect(await (await stranger.get('/api/auth/session')).json()).toEqual({});
     // any browser that never signed in to this account waits too (the lock is per account) ...
     const fresh = await playwright.request.newContext({ baseURL: server().url });
@@ -141,7 +150,8 @@ test.describe('console sign-in limits', () => {
   test('fifty failures from one address lock it for every account, other addresses go on', async ({ playwright }) => {
     const email = await newUser(playwright);
     const sprayer = await playwright.request.newContext({ baseURL: server().url });
-    for (let i = 0; i < 50; i++) expect(await signInAttempt(sprayer, `nobody-${i}@example.com`, 'password1', '203.0.113.77')).toBe('CredentialsSignin');
+    for (let i = 0; i < 50; i++)
+      expect(await signInAttempt(sprayer, `nobody-${i}@example.com`, 'password1', '203.0.113.77')).toBe('CredentialsSignin');
     expect(await signInAttempt(sprayer, email, 'the right password', '203.0.113.77')).toMatch(/^Too many attempts/);
     const elsewhere = await playwright.request.newContext({ baseURL: server().url });
     expect(await signInAttempt(elsewhere, email, 'the right password', '198.51.100.40')).toBe('ok');
@@ -165,7 +175,9 @@ test.describe('the setup link', () => {
         const api = await playwright.request.newContext({ baseURL: s.url });
         const answers = await Promise.all(
           Array.from({ length: RACERS }, (_, i) =>
-            api.post('/admin/v1/setup', { data: { token, name: `Racer ${i}`, email: `racer-${i}@example.com`, password: 'a long password' } }),
+            api.post('/admin/v1/setup', {
+              data: { token, name: `Racer ${i}`, email: `racer-${i}@example.com`, password: 'a long password' },
+            }),
           ),
         );
         const statuses = answers.map((r) => r.status()).sort();

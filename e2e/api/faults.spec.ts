@@ -42,98 +42,103 @@ async function healthy(s: SiloServer) {
   expect(check.out).toContain('OK: every referenced blob is there, intact');
 }
 
-test('SIGKILL mid-upload: after a restart HEAD tells the held bytes and the resume stores the right file', async ({ database }) => {
-  test.setTimeout(300_000);
-  await withServer(database, async (s) => {
-    const key = await ownerKey(s);
-    const entry = (await call(s, key, 'POST', '/silo/v1/entries', { name: 'killed upload' })).body;
-    const bytes = randomBytes(8 * MiB);
-    const p = await placeholder(s, key, entry.id, 'big.bin', bytes);
-    const req = openUpload(p.url, bytes.length, bytes.subarray(0, 3 * MiB));
-    await waitHeld(p.url, 2 * MiB);
-    await s.kill('SIGKILL');
-    req.destroy();
-    await s.restart();
-
-    const offset = await heldOffset(p.url);
-    expect(offset).toBeGreaterThanOrEqual(2 * MiB);
-    expect(offset).toBeLessThanOrEqual(3 * MiB);
-    // nothing half-visible: the file is a placeholder, its bytes not fetchable
-    const got = await call(s, key, 'GET', `/silo/v1/entries/${entry.id}/files/${p.id}`);
-    expect(got.status).toBe(409);
-    expect(got.body).toMatchObject({ code: 409, key: 'not_stored' });
-    expect(await versions(s, key, entry.id, 'big.bin')).toMatchObject({ current: p.id, stored: false });
-
-    const done = await resume(p.url, bytes);
-    expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect(done.body).toMatchObject({ id: p.id, stored: true, hash: sha256(bytes), size: bytes.length });
-    expect((await fetchBytes(p.url)).equals(bytes)).toBe(true);
-    await healthy(s);
-  });
-});
-
-test('SIGKILL mid-replacement: the current version and its history stay; the replacement resumes and becomes current', async ({ database }) => {
-  test.setTimeout(300_000);
-  await withServer(database, async (s) => {
-    const key = await ownerKey(s);
-    const entry = (await call(s, key, 'POST', '/silo/v1/entries', { name: 'killed replacement' })).body;
-    const inline = async (text: string) =>
-      (await call(s, key, 'POST', `/silo/v1/entries/${entry.id}/files`, { name: 'doc.bin', data: Buffer.from(text).toString('base64') })).body;
-    const v1 = await inline('version one');
-    const v2 = await inline('version two');
-    const bytes = randomBytes(6 * MiB);
-    const v3 = await placeholder(s, key, entry.id, 'doc.bin', bytes);
-    const req = openUpload(v3.url, bytes.length, bytes.subarray(0, 4 * MiB));
-    await waitHeld(v3.url, 3 * MiB);
-    await s.kill('SIGKILL');
-    req.destroy();
-    await s.restart();
-
-    expect(await versions(s, key, entry.id, 'doc.bin')).toEqual({ current: v2.id, stored: true, previous: [v1.id] });
-    expect((await fetchBytes(v2.url)).toString()).toBe('version two');
-    expect((await fetchBytes(v1.url)).toString()).toBe('version one');
-    const done = await resume(v3.url, bytes);
-    expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect(await versions(s, key, entry.id, 'doc.bin')).toEqual({ current: v3.id, stored: true, previous: [v2.id, v1.id] });
-    expect((await fetchBytes(v3.url)).equals(bytes)).toBe(true);
-    await healthy(s);
-  });
-});
-
-test('SIGKILL as an upload ends (x6): the replacement is current entirely or not at all, and completes after', async ({ database }) => {
-  test.setTimeout(600_000);
-  await withServer(database, async (s) => {
-    const key = await ownerKey(s);
-    const entry = (await call(s, key, 'POST', '/silo/v1/entries', { name: 'killed at the end' })).body;
-    const first = (await call(s, key, 'POST', `/silo/v1/entries/${entry.id}/files`, { name: 'end.bin', data: 'MQ==' })).body;
-    const history: { id: string; url: string; bytes: Buffer }[] = [{ id: first.id, url: first.url, bytes: Buffer.from('1') }];
-    const outcomes: string[] = [];
-    for (const [i, delay] of [0, 15, 30, 60, 100, 200].entries()) {
-      const bytes = randomBytes(6 * MiB + i);
-      const p = await placeholder(s, key, entry.id, 'end.bin', bytes);
-      const req = openUpload(p.url, bytes.length, bytes);
-      req.end();
-      // Kill at a different moment each time: while the last bytes land, while they are checked
-      // and placed, or after the answer.
-      await new Promise((r) => setTimeout(r, delay));
+test.describe('a server killed mid-upload and restarted', () => {
+  test('SIGKILL mid-upload: after a restart HEAD tells the held bytes and the resume stores the right file', async ({ database }) => {
+    test.setTimeout(300_000);
+    await withServer(database, async (s) => {
+      const key = await ownerKey(s);
+      const entry = (await call(s, key, 'POST', '/silo/v1/entries', { name: 'killed upload' })).body;
+      const bytes = randomBytes(8 * MiB);
+      const p = await placeholder(s, key, entry.id, 'big.bin', bytes);
+      const req = openUpload(p.url, bytes.length, bytes.subarray(0, 3 * MiB));
+      await waitHeld(p.url, 2 * MiB);
       await s.kill('SIGKILL');
+      req.destroy();
       await s.restart();
-      const before = history.map((h) => h.id).reverse();
-      const seen = await versions(s, key, entry.id, 'end.bin');
-      if (seen.current === p.id) {
-        outcomes.push('current');
-        expect(seen).toEqual({ current: p.id, stored: true, previous: before });
-      } else {
-        outcomes.push(`not yet (held ${await heldOffset(p.url)})`);
-        expect(seen).toEqual({ current: before[0], stored: true, previous: before.slice(1) });
-        const done = await resume(p.url, bytes);
-        expect(done.status, JSON.stringify(done.body)).toBe(200);
-        expect(await versions(s, key, entry.id, 'end.bin')).toEqual({ current: p.id, stored: true, previous: before });
+
+      const offset = await heldOffset(p.url);
+      expect(offset).toBeGreaterThanOrEqual(2 * MiB);
+      expect(offset).toBeLessThanOrEqual(3 * MiB);
+      // nothing half-visible: the file is a placeholder, its bytes not fetchable
+      const got = await call(s, key, 'GET', `/silo/v1/entries/${entry.id}/files/${p.id}`);
+      expect(got.status).toBe(409);
+      expect(got.body).toMatchObject({ code: 409, key: 'not_stored' });
+      expect(await versions(s, key, entry.id, 'big.bin')).toMatchObject({ current: p.id, stored: false });
+
+      const done = await resume(p.url, bytes);
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      expect(done.body).toMatchObject({ id: p.id, stored: true, hash: sha256(bytes), size: bytes.length });
+      expect((await fetchBytes(p.url)).equals(bytes)).toBe(true);
+      await healthy(s);
+    });
+  });
+
+  test('SIGKILL mid-replacement: the current version and its history stay; the replacement resumes and becomes current', async ({
+    database,
+  }) => {
+    test.setTimeout(300_000);
+    await withServer(database, async (s) => {
+      const key = await ownerKey(s);
+      const entry = (await call(s, key, 'POST', '/silo/v1/entries', { name: 'killed replacement' })).body;
+      const inline = async (text: string) =>
+        (await call(s, key, 'POST', `/silo/v1/entries/${entry.id}/files`, { name: 'doc.bin', data: Buffer.from(text).toString('base64') }))
+          .body;
+      const v1 = await inline('version one');
+      const v2 = await inline('version two');
+      const bytes = randomBytes(6 * MiB);
+      const v3 = await placeholder(s, key, entry.id, 'doc.bin', bytes);
+      const req = openUpload(v3.url, bytes.length, bytes.subarray(0, 4 * MiB));
+      await waitHeld(v3.url, 3 * MiB);
+      await s.kill('SIGKILL');
+      req.destroy();
+      await s.restart();
+
+      expect(await versions(s, key, entry.id, 'doc.bin')).toEqual({ current: v2.id, stored: true, previous: [v1.id] });
+      expect((await fetchBytes(v2.url)).toString()).toBe('version two');
+      expect((await fetchBytes(v1.url)).toString()).toBe('version one');
+      const done = await resume(v3.url, bytes);
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      expect(await versions(s, key, entry.id, 'doc.bin')).toEqual({ current: v3.id, stored: true, previous: [v2.id, v1.id] });
+      expect((await fetchBytes(v3.url)).equals(bytes)).toBe(true);
+      await healthy(s);
+    });
+  });
+
+  test('SIGKILL as an upload ends (x6): the replacement is current entirely or not at all, and completes after', async ({ database }) => {
+    test.setTimeout(600_000);
+    await withServer(database, async (s) => {
+      const key = await ownerKey(s);
+      const entry = (await call(s, key, 'POST', '/silo/v1/entries', { name: 'killed at the end' })).body;
+      const first = (await call(s, key, 'POST', `/silo/v1/entries/${entry.id}/files`, { name: 'end.bin', data: 'MQ==' })).body;
+      const history: { id: string; url: string; bytes: Buffer }[] = [{ id: first.id, url: first.url, bytes: Buffer.from('1') }];
+      const outcomes: string[] = [];
+      for (const [i, delay] of [0, 15, 30, 60, 100, 200].entries()) {
+        const bytes = randomBytes(6 * MiB + i);
+        const p = await placeholder(s, key, entry.id, 'end.bin', bytes);
+        const req = openUpload(p.url, bytes.length, bytes);
+        req.end();
+        // Kill at a different moment each time: while the last bytes land, while they are checked
+        // and placed, or after the answer.
+        await new Promise((r) => setTimeout(r, delay));
+        await s.kill('SIGKILL');
+        await s.restart();
+        const before = history.map((h) => h.id).reverse();
+        const seen = await versions(s, key, entry.id, 'end.bin');
+        if (seen.current === p.id) {
+          outcomes.push('current');
+          expect(seen).toEqual({ current: p.id, stored: true, previous: before });
+        } else {
+          outcomes.push(`not yet (held ${await heldOffset(p.url)})`);
+          expect(seen).toEqual({ current: before[0], stored: true, previous: before.slice(1) });
+          const done = await resume(p.url, bytes);
+          expect(done.status, JSON.stringify(done.body)).toBe(200);
+          expect(await versions(s, key, entry.id, 'end.bin')).toEqual({ current: p.id, stored: true, previous: before });
+        }
+        history.push({ id: p.id, url: p.url, bytes });
+        for (const h of history) expect((await fetchBytes(h.url)).equals(h.bytes)).toBe(true);
       }
-      history.push({ id: p.id, url: p.url, bytes });
-      for (const h of history) expect((await fetchBytes(h.url)).equals(h.bytes)).toBe(true);
-    }
-    console.log(`kill outcomes (${database}): ${outcomes.join(', ')}`);
-    await healthy(s);
+      console.log(`kill outcomes (${database}): ${outcomes.join(', ')}`);
+      await healthy(s);
+    });
   });
 });

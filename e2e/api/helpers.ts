@@ -5,7 +5,7 @@ import { bearer, expect } from '../fixtures';
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
-/** Asserts the contract's error body (§1) and returns it. */
+/** Asserts the error body (docs/api.md, Errors) and returns it. */
 export async function expectError(res: APIResponse, status: number, key?: string) {
   expect(res.status(), await res.text()).toBe(status);
   expect(res.headers()['content-type']).toBe('application/json; charset=utf-8');

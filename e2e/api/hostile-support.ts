@@ -7,13 +7,44 @@ import { expect } from '../fixtures';
 
 /** Strings that broke something once, or would: NUL, unpaired surrogates, bad percent-encoding, header breakers. */
 export const NASTY = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udc00', '\udfff\ud800', '%', '%00', '%zz', '%E0%A4%A', '../..', '\r\n',
-  'text/plain; x=\u0100', 'null', '[]', '{}', 'x'.repeat(300), 'é', '😀', '\u202e', '\ufeff', '\uffff', '__proto__', 'constructor',
-  '00000000-0000-0000-0000-000000000000', 'NOT-A-UUID', '1e999', '-1', '0x10', 'true',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udc00',
+  '\udfff\ud800',
+  '%',
+  '%00',
+  '%zz',
+  '%E0%A4%A',
+  '../..',
+  '\r\n',
+  'text/plain; x=\u0100',
+  'null',
+  '[]',
+  '{}',
+  'x'.repeat(300),
+  'é',
+  '😀',
+  '\u202e',
+  '\ufeff',
+  '\uffff',
+  '__proto__',
+  'constructor',
+  '00000000-0000-0000-0000-000000000000',
+  'NOT-A-UUID',
+  '1e999',
+  '-1',
+  '0x10',
+  'true',
 ];
 
 /** Any UTF-16 code unit, lone surrogates and NUL included. */
-const codeUnit = fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('\u0000', '\ud800', '\udc00', '%', '"', '\\'));
+const codeUnit = fc.oneof(
+  fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+  fc.constantFrom('\u0000', '\ud800', '\udc00', '%', '"', '\\'),
+);
 export const hostileString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY) },
   { weight: 2, arbitrary: fc.string({ unit: codeUnit, maxLength: 20 }) },
@@ -48,7 +79,17 @@ export const rawBody = (body: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 4, arbitrary: body.map((v) => JSON.stringify(v) ?? 'null') }, { weight: 1, arbitrary: hostileString });
 
 export const contentType = fc.option(
-  fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.x+json', 'text/plain', 'application/octet-stream', 'multipart/form-data; boundary=x', 'json', ';', ''),
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/vnd.x+json',
+    'text/plain',
+    'application/octet-stream',
+    'multipart/form-data; boundary=x',
+    'json',
+    ';',
+    '',
+  ),
   { nil: undefined, freq: 4 },
 );
 
@@ -119,7 +160,11 @@ export async function expectContract(res: APIResponse, method: string, what: str
 }
 
 /** What an owner has stored: entries (live and sandbox) and, for one entry of each, files with history. */
-export async function ownerSnapshot(request: APIRequestContext, keys: { live: string; sandbox: string }, entries: { live: string; sandbox: string }) {
+export async function ownerSnapshot(
+  request: APIRequestContext,
+  keys: { live: string; sandbox: string },
+  entries: { live: string; sandbox: string },
+) {
   const get = async (path: string, key: string) => {
     const res = await request.get(path, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status(), path).toBe(200);

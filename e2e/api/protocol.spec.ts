@@ -1,60 +1,83 @@
-// Contract §1 and §5: error shape everywhere, request ids, versions, methods, content types.
+// Requests and responses (docs/api.md, Requests, Errors): the error body everywhere, request ids,
+// services and versions, methods, content types, the JSON body limit and the OpenAPI document.
 import { bearer, expect, test } from '../fixtures';
 import { expectError } from './helpers';
 
-test('ping, readiness, request ids echoed or made', async ({ request }) => {
-  const res = await request.get('/utils/v1/ping', { headers: { 'X-Request-Id': 'abc-123' } });
-  expect(await res.json()).toEqual({ ping: 'pong' });
-  expect(res.headers()['x-request-id']).toBe('abc-123');
-  expect(res.headers()['content-type']).toBe('application/json; charset=utf-8');
-  const ready = await request.get('/utils/v1/ready');
-  expect(ready.status()).toBe(200);
-  expect(ready.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+test.describe('health and request ids', () => {
+  test('ping and readiness answer; a request id is echoed, or made when none is sent', async ({ request }) => {
+    const res = await request.get('/utils/v1/ping', { headers: { 'X-Request-Id': 'abc-123' } });
+    expect(await res.json()).toEqual({ ping: 'pong' });
+    expect(res.headers()['x-request-id']).toBe('abc-123');
+    expect(res.headers()['content-type']).toBe('application/json; charset=utf-8');
+    const ready = await request.get('/utils/v1/ready');
+    expect(ready.status()).toBe(200);
+    expect(ready.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
 });
 
-test('unknown services and versions answer unknown_version; unknown paths not_found', async ({ request }) => {
-  await expectError(await request.get('/transform/v1/jobs/1'), 404, 'unknown_version');
-  await expectError(await request.put('/transform/v1/jobs/1', { data: {} }), 404, 'unknown_version');
-  await expectError(await request.get('/silo/v2/entries'), 404, 'unknown_version');
-  await expectError(await request.get('/silo/v1/nothing-here'), 404, 'not_found');
+test.describe('routing', () => {
+  test('an unknown service or version answers 404 unknown_version, an unknown path 404 not_found', async ({ request }) => {
+    await expectError(await request.get('/transform/v1/jobs/1'), 404, 'unknown_version');
+    await expectError(await request.put('/transform/v1/jobs/1', { data: {} }), 404, 'unknown_version');
+    await expectError(await request.get('/silo/v2/entries'), 404, 'unknown_version');
+    await expectError(await request.get('/silo/v1/nothing-here'), 404, 'not_found');
+  });
+
+  test('a wrong method answers 405 with Allow', async ({ request }) => {
+    const res = await request.delete('/utils/v1/ping');
+    await expectError(res, 405, 'method_not_allowed');
+    expect(res.headers().allow).toContain('GET');
+    const put = await request.put('/silo/v1/entries');
+    await expectError(put, 405, 'method_not_allowed');
+    expect(put.headers().allow).toContain('POST');
+    await expectError(await request.post('/silo/v1/files/00000000-0000-4000-8000-000000000000'), 405, 'method_not_allowed');
+  });
 });
 
-test('wrong methods answer 405 with Allow', async ({ request }) => {
-  const res = await request.delete('/utils/v1/ping');
-  await expectError(res, 405, 'method_not_allowed');
-  expect(res.headers()['allow']).toContain('GET');
-  const put = await request.put('/silo/v1/entries');
-  await expectError(put, 405, 'method_not_allowed');
-  expect(put.headers()['allow']).toContain('POST');
-  await expectError(await request.post('/silo/v1/files/00000000-0000-4000-8000-000000000000'), 405, 'method_not_allowed');
+test.describe('request bodies', () => {
+  test('a JSON endpoint refuses other content types (415), bad JSON (400) and bad fields (422)', async ({ request, newOwner }) => {
+    const { liveKey } = await newOwner();
+    const h = bearer(liveKey);
+    await expectError(
+      await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'text/plain' }, data: '{}' }),
+      415,
+      'unsupported_media_type',
+    );
+    await expectError(
+      await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: Buffer.from('{"name":') }),
+      400,
+      'bad_json',
+    );
+    await expectError(
+      await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: Buffer.from('[1,2]') }),
+      400,
+      'bad_request',
+    );
+    const v = await expectError(await request.post('/silo/v1/entries', { headers: h, data: { name: 5 } }), 422, 'validation');
+    expect(v.fields?.name).toBeTruthy();
+  });
+
+  test('a body over the JSON limit answers 413', async ({ request, newOwner }) => {
+    const { liveKey } = await newOwner();
+    const entry = await (await request.post('/silo/v1/entries', { headers: bearer(liveKey), data: {} })).json();
+    const huge = 'A'.repeat(8 * 1024 * 1024);
+    await expectError(
+      await request.post(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(liveKey), data: { name: 'big.bin', data: huge } }),
+      413,
+      'too_large',
+    );
+  });
 });
 
-test('JSON endpoints refuse other content types, bad JSON and bad shapes', async ({ request, newOwner }) => {
-  const { liveKey } = await newOwner();
-  const h = bearer(liveKey);
-  await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'text/plain' }, data: '{}' }), 415, 'unsupported_media_type');
-  await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: Buffer.from('{"name":') }), 400, 'bad_json');
-  await expectError(await request.post('/silo/v1/entries', { headers: { ...h, 'Content-Type': 'application/json' }, data: Buffer.from('[1,2]') }), 400, 'bad_request');
-  const v = await expectError(await request.post('/silo/v1/entries', { headers: h, data: { name: 5 } }), 422, 'validation');
-  expect(v.fields?.name).toBeTruthy();
-});
-
-test('bodies over the JSON limit answer 413', async ({ request, newOwner }) => {
-  const { liveKey } = await newOwner();
-  const entry = await (await request.post('/silo/v1/entries', { headers: bearer(liveKey), data: {} })).json();
-  const huge = 'A'.repeat(8 * 1024 * 1024);
-  await expectError(
-    await request.post(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(liveKey), data: { name: 'big.bin', data: huge } }),
-    413,
-    'too_large',
-  );
-});
-
-test('the OpenAPI document and its reference page are served', async ({ request }) => {
-  const doc = await (await request.get('/openapi.json')).json();
-  expect(doc.openapi).toBe('3.1.0');
-  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/access/v1/enrollment/authorize', '/silo/v1/entries/{entry_id}/files', '/silo/v1/files/{id}']));
-  expect(doc.components.schemas.FileRecord).toBeTruthy();
-  const page = await request.get('/docs');
-  expect(page.status()).toBe(200);
+test.describe('the API reference', () => {
+  test('the OpenAPI document and its reference page are served', async ({ request }) => {
+    const doc = await (await request.get('/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/access/v1/enrollment/authorize', '/silo/v1/entries/{entry_id}/files', '/silo/v1/files/{id}']),
+    );
+    expect(doc.components.schemas.FileRecord).toBeTruthy();
+    const page = await request.get('/docs');
+    expect(page.status()).toBe(200);
+  });
 });

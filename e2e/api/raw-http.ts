@@ -65,7 +65,11 @@ export function openRequest(method: string, url: string, headers: Record<string,
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends `bytes` in `pieces` writes with a pause between them, then ends the request. */
-export async function trickle(url: string, bytes: Buffer, o: { pieces: number; pauseMs: number; headers?: Record<string, string> }): Promise<Outcome> {
+export async function trickle(
+  url: string,
+  bytes: Buffer,
+  o: { pieces: number; pauseMs: number; headers?: Record<string, string> },
+): Promise<Outcome> {
   const put = openPut(url, { 'Content-Length': bytes.length, 'Content-Type': 'application/octet-stream', ...o.headers });
   const step = Math.ceil(bytes.length / o.pieces);
   for (let at = 0; at < bytes.length && !put.settled(); at += step) {
@@ -76,11 +80,12 @@ export async function trickle(url: string, bytes: Buffer, o: { pieces: number; p
   return put.outcome;
 }
 
-/** Parses a contract error body (§1), failing loudly when the body is something else. */
+/** Parses an error body (docs/api.md, Errors), failing loudly when the body is something else. */
 export function errorOf(r: Outcome): { code: number; key: string; message: string } {
   if (r instanceof Error) throw new Error(`expected an answer, got ${r.message}`);
   const body = JSON.parse(r.body);
-  if (body.code !== r.status || typeof body.key !== 'string' || typeof body.message !== 'string') throw new Error(`not a contract body: ${r.body}`);
+  if (body.code !== r.status || typeof body.key !== 'string' || typeof body.message !== 'string')
+    throw new Error(`not a contract body: ${r.body}`);
   if (r.headers['content-type'] !== 'application/json; charset=utf-8') throw new Error(`content type ${r.headers['content-type']}`);
   return body;
 }

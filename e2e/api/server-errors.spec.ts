@@ -18,16 +18,18 @@ async function raw(url: string, request: string): Promise<{ status: number; body
   return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: JSON.parse(rest.join('\r\n\r\n')) };
 }
 
-for (const [name, request, status, key] of [
-  ['TRACE', 'TRACE /utils/v1/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 405, 'method_not_allowed'],
-  ['a malformed % in the path', 'GET /silo/v1/entries/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
-  ['oversized headers', `GET /utils/v1/ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`, 431, 'headers_too_large'],
-  ['a request that is not HTTP', 'HELLO THERE\r\n\r\n', 400, 'bad_request'],
-] as const) {
-  test(`${name} answers ${status} with the contract's error body`, async ({ server }) => {
-    const res = await raw(server.url, request);
-    expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ code: status, key });
-    expect(typeof res.body.message).toBe('string');
-  });
-}
+test.describe('answers the HTTP server makes before the app runs', () => {
+  for (const [name, request, status, key] of [
+    ['TRACE', 'TRACE /utils/v1/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 405, 'method_not_allowed'],
+    ['a malformed % in the path', 'GET /silo/v1/entries/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
+    ['oversized headers', `GET /utils/v1/ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ['a request that is not HTTP', 'HELLO THERE\r\n\r\n', 400, 'bad_request'],
+  ] as const) {
+    test(`${name} answers ${status} with the contract's error body`, async ({ server }) => {
+      const res = await raw(server.url, request);
+      expect(res.status).toBe(status);
+      expect(res.body).toMatchObject({ code: status, key });
+      expect(typeof res.body.message).toBe('string');
+    });
+  }
+});

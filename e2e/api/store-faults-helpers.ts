@@ -27,14 +27,22 @@ export async function ownerKey(s: SiloServer): Promise<string> {
 }
 
 export async function placeholder(s: SiloServer, key: string, entryId: string, name: string, bytes: Buffer) {
-  const res = await call(s, key, 'POST', `/silo/v1/entries/${entryId}/files`, { name, mime: 'application/octet-stream', sha256: sha256(bytes), size: bytes.length });
+  const res = await call(s, key, 'POST', `/silo/v1/entries/${entryId}/files`, {
+    name,
+    mime: 'application/octet-stream',
+    sha256: sha256(bytes),
+    size: bytes.length,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; url: string };
 }
 
 /** A PUT to `url` announcing `total` bytes, of which it sends `first` now; the connection stays open. */
 export function openUpload(url: string, total: number, first: Buffer): http.ClientRequest {
-  const req = http.request(url, { method: 'PUT', headers: { 'Content-Length': String(total), 'Content-Type': 'application/octet-stream' } });
+  const req = http.request(url, {
+    method: 'PUT',
+    headers: { 'Content-Length': String(total), 'Content-Type': 'application/octet-stream' },
+  });
   req.on('error', () => {}); // the server is about to be killed under it
   req.write(first);
   return req;
@@ -69,7 +77,11 @@ export async function resume(url: string, bytes: Buffer) {
 /** `npm run fsck` on this server's database and store. */
 export function fsck(s: SiloServer, ...args: string[]): Promise<{ code: number | null; out: string }> {
   const { PORT: _p, ...env } = s.env;
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/fsck.ts', ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/fsck.ts', ...args], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));
@@ -80,9 +92,16 @@ export function fsck(s: SiloServer, ...args: string[]): Promise<{ code: number |
  * PUT `bytes` to `url` and resolve with the answer, even when the server answers before reading
  * the whole body and closes the connection (as it does when the store fails mid-upload).
  */
-export function putRaw(url: string, bytes: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+export function putRaw(
+  url: string,
+  bytes: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', headers: { 'Content-Length': String(bytes.length), 'Content-Type': 'application/octet-stream', ...headers } });
+    const req = http.request(url, {
+      method: 'PUT',
+      headers: { 'Content-Length': String(bytes.length), 'Content-Type': 'application/octet-stream', ...headers },
+    });
     let answered = false;
     req.on('response', (res) => {
       answered = true;

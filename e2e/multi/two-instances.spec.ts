@@ -70,7 +70,10 @@ async function placeholder(api: APIRequestContext, key: string, entryId: string,
 
 /** Sends `first` bytes of a PUT and then holds the connection open until `release` is called. */
 function stalledPut(url: string, total: number, first: Buffer, headers: Record<string, string> = {}) {
-  const req = http.request(url, { method: 'PUT', headers: { 'Content-Length': String(total), 'Content-Type': 'application/octet-stream', ...headers } });
+  const req = http.request(url, {
+    method: 'PUT',
+    headers: { 'Content-Length': String(total), 'Content-Type': 'application/octet-stream', ...headers },
+  });
   const answered = new Promise<number>((resolve) => {
     req.on('response', (res) => {
       res.resume();
@@ -102,7 +105,10 @@ async function resume(api: APIRequestContext, url: string, bytes: Buffer): Promi
   let status = 0;
   for (let tries = 0; tries < 120 && status !== 200; tries++) {
     const offset = Number((await api.head(url)).headers()['upload-offset'] ?? 0);
-    const res = await api.put(url, { headers: { 'Content-Range': `bytes ${offset}-${bytes.length - 1}/${bytes.length}` }, data: bytes.subarray(offset) });
+    const res = await api.put(url, {
+      headers: { 'Content-Range': `bytes ${offset}-${bytes.length - 1}/${bytes.length}` },
+      data: bytes.subarray(offset),
+    });
     status = res.status();
     if (status !== 200) await new Promise((r) => setTimeout(r, 250));
   }
@@ -137,11 +143,17 @@ test('an upload broken off on A resumes on B: HEAD on B reports what A held', as
   const p = await placeholder(A, key, entry.id, bytes);
   // A chunk that ends before the file does is held on A (204 with the offset)…
   const cut = 7 * 1024 * 1024 + 3;
-  const chunk = await A.put(via(p.url, pair.a), { headers: { 'Content-Range': `bytes 0-${cut - 1}/${bytes.length}` }, data: bytes.subarray(0, cut) });
+  const chunk = await A.put(via(p.url, pair.a), {
+    headers: { 'Content-Range': `bytes 0-${cut - 1}/${bytes.length}` },
+    data: bytes.subarray(0, cut),
+  });
   expect(chunk.status(), await chunk.text()).toBe(204);
   // …and then a connection to A breaks off mid-body.
   const more = cut + 2 * 1024 * 1024;
-  const partial = await A.put(via(p.url, pair.a), { headers: { 'Content-Range': `bytes ${cut}-${more - 1}/${bytes.length}` }, data: bytes.subarray(cut, more) });
+  const partial = await A.put(via(p.url, pair.a), {
+    headers: { 'Content-Range': `bytes ${cut}-${more - 1}/${bytes.length}` },
+    data: bytes.subarray(cut, more),
+  });
   expect(partial.status()).toBe(204);
   const broken = stalledPut(via(p.url, pair.a), bytes.length - more, bytes.subarray(more, more + 1024 * 1024), {
     'Content-Range': `bytes ${more}-${bytes.length - 1}/${bytes.length}`,
@@ -182,7 +194,10 @@ test('20 concurrent replacements of one file over both instances: 1 current, 19 
   }
 });
 
-test('two uploads racing to one placeholder through different instances: one wins, the other 409, bytes never mixed', async ({ pair, api }) => {
+test('two uploads racing to one placeholder through different instances: one wins, the other 409, bytes never mixed', async ({
+  pair,
+  api,
+}) => {
   const A = await api(pair.a);
   const B = await api(pair.b);
   const key = await newOwner(A, pair.a.adminKey);
@@ -227,7 +242,14 @@ test('SIGKILL of A mid-upload: B serves everything stored and the upload resumes
   const bytes = randomBytes(14 * 1024 * 1024);
   const p = await placeholder(A, key, entry.id, bytes);
   const held = 9 * 1024 * 1024;
-  expect((await A.put(via(p.url, pair.a), { headers: { 'Content-Range': `bytes 0-${held - 1}/${bytes.length}` }, data: bytes.subarray(0, held) })).status()).toBe(204);
+  expect(
+    (
+      await A.put(via(p.url, pair.a), {
+        headers: { 'Content-Range': `bytes 0-${held - 1}/${bytes.length}` },
+        data: bytes.subarray(0, held),
+      })
+    ).status(),
+  ).toBe(204);
   const dying = stalledPut(via(p.url, pair.a), bytes.length - held, bytes.subarray(held, held + 2 * 1024 * 1024), {
     'Content-Range': `bytes ${held}-${bytes.length - 1}/${bytes.length}`,
   });

@@ -30,8 +30,8 @@ test('create a workspace and keys; revoke a key', async ({ page, adminAccount, r
   expect((await request.get('/silo/v1/entries', { headers: { Authorization: `Bearer ${extra}` } })).status()).toBe(200);
 
   // Revoking asks first, then the key stops working at once.
-  page.once('dialog', (d) => d.accept());
   await keys.getByRole('button', { name: `Revoke key ${extra.slice(0, 12)}` }).click();
+  await page.getByRole('alertdialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke key', exact: true }).click();
   await expect(keys.getByRole('row')).toHaveCount(3);
   expect((await request.get('/silo/v1/entries', { headers: { Authorization: `Bearer ${extra}` } })).status()).toBe(401);
   await screenshot(page, 'workspace');
@@ -53,8 +53,8 @@ test('register an application, authorize an enrollment, disable and enable it', 
   await screenshot(page, 'applications');
 
   // Rotating the secret shows a new one; the old one stops working.
-  page.once('dialog', (d) => d.accept());
   await page.getByRole('button', { name: 'Rotate the secret of Invoicer' }).click();
+  await page.getByRole('alertdialog', { name: 'Rotate the client secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
   const secretShown = page.getByRole('dialog', { name: 'Client credentials' }).getByTestId('secret-value').nth(1);
   await expect(secretShown).not.toHaveText(clientSecret);
   const rotated = await secretShown.innerText();

@@ -14,9 +14,7 @@ export interface Account {
 /** The setup link the server printed at start-up (it may print it just after "ready"). */
 export async function setupLink(server: SiloServer): Promise<string> {
   let link: string | undefined;
-  await expect
-    .poll(() => (link = setupLinkIn(server.output())), { timeout: 20_000 })
-    .toBeTruthy();
+  await expect.poll(() => (link = setupLinkIn(server.output())), { timeout: 20_000 }).toBeTruthy();
   return link!;
 }
 

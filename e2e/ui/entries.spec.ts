@@ -6,7 +6,11 @@ import { expect, signIn, test } from './console';
 test('entries page by keyset as you scroll; filters by folder, key and environment', async ({ page, adminAccount, newOwner, request }) => {
   const owner = await newOwner('Many Co');
   for (let i = 1; i <= 45; i++)
-    await createEntry(request, owner.liveKey, { name: `Invoice ${String(i).padStart(2, '0')}`, folder: i % 3 === 0 ? 'credit-notes' : 'invoices', key: `inv-${i}` });
+    await createEntry(request, owner.liveKey, {
+      name: `Invoice ${String(i).padStart(2, '0')}`,
+      folder: i % 3 === 0 ? 'credit-notes' : 'invoices',
+      key: `inv-${i}`,
+    });
   await createEntry(request, owner.sandboxKey, { name: 'Sandbox only' });
   await signIn(page, adminAccount);
   await page.goto(`/workspaces/${owner.id}`);

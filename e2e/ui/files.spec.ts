@@ -23,7 +23,8 @@ async function watchProgress(page: Page) {
     const w = window as unknown as { seen: string[] };
     w.seen = [];
     new MutationObserver(() => {
-      for (const bar of document.querySelectorAll('[role=progressbar]')) w.seen.push(`${bar.getAttribute('aria-label')}=${bar.getAttribute('aria-valuenow')}`);
+      for (const bar of document.querySelectorAll('[role=progressbar]'))
+        w.seen.push(`${bar.getAttribute('aria-label')}=${bar.getAttribute('aria-valuenow')}`);
       for (const s of document.querySelectorAll('.upload-stats')) w.seen.push(s.textContent ?? '');
     }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   });
@@ -42,7 +43,12 @@ async function newEntry(page: Page, ownerId: string, name: string) {
   return page.url().split('/entries/')[1];
 }
 
-test('drop two files (one of 50 MB), a second version, preview, download and restore', async ({ page, adminAccount, newOwner, request }) => {
+test('drop two files (one of 50 MB), a second version, preview, download and restore', async ({
+  page,
+  adminAccount,
+  newOwner,
+  request,
+}) => {
   test.setTimeout(240_000);
   const owner = await newOwner('Initech');
   await signIn(page, adminAccount);
@@ -83,7 +89,12 @@ test('drop two files (one of 50 MB), a second version, preview, download and res
   // What the server stored is what was dropped, through the placeholder flow (never inline).
   const files = (await (await request.get(`/silo/v1/entries/${entryId}/files`, { headers: bearer(owner.liveKey) })).json()).list;
   const byName = Object.fromEntries(files.map((f: { name: string }) => [f.name, f]));
-  expect(byName['scan.bin']).toMatchObject({ stored: true, size: 50 * MB, hash: sha256(patternBytes(big.size, big.seed)), category: 'attachment' });
+  expect(byName['scan.bin']).toMatchObject({
+    stored: true,
+    size: 50 * MB,
+    hash: sha256(patternBytes(big.size, big.seed)),
+    category: 'attachment',
+  });
   expect(byName['invoice.xml']).toMatchObject({ stored: true, hash: sha256(INVOICE_V1), category: 'format', desc: 'The invoice as UBL' });
 
   const xmlCard = page.getByTestId('file-card').filter({ hasText: 'invoice.xml' });
@@ -184,15 +195,25 @@ function tinyPng(): Buffer {
   };
   const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);
   const rows = Buffer.from([0, 255, 0, 0, 0, 0, 255, 0, 0, 255, 0, 255, 255, 255]);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlibDeflate(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlibDeflate(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 test('PDF and image previews in a sandboxed frame; edit a file, delete another', async ({ page, adminAccount, newOwner, request }) => {
   const owner = await newOwner('Preview Co');
   const entry = await createEntry(request, owner.liveKey, { name: 'Scanned' });
   const pdf = await readFile(path.join(__dirname, 'invoice.pdf'));
-  for (const [name, mime, bytes] of [['invoice.pdf', 'application/pdf', pdf], ['stamp.png', 'image/png', tinyPng()]] as const)
-    expect((await inlineFile(request, owner.liveKey, entry.id, { name, mime, data: bytes.toString('base64') }))).toMatchObject({ stored: true });
+  for (const [name, mime, bytes] of [
+    ['invoice.pdf', 'application/pdf', pdf],
+    ['stamp.png', 'image/png', tinyPng()],
+  ] as const)
+    expect(await inlineFile(request, owner.liveKey, entry.id, { name, mime, data: bytes.toString('base64') })).toMatchObject({
+      stored: true,
+    });
   await signIn(page, adminAccount);
   await page.goto(`/workspaces/${owner.id}/entries/${entry.id}`);
 
@@ -210,7 +231,14 @@ test('PDF and image previews in a sandboxed frame; edit a file, delete another',
   await pngCard.getByRole('button', { name: 'Preview' }).click();
   const pngFrame = pngCard.locator('iframe[title="Preview of stamp.png"]');
   await expect(pngFrame).toHaveAttribute('sandbox', '');
-  await expect.poll(() => pngFrame.contentFrame().locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+  await expect
+    .poll(() =>
+      pngFrame
+        .contentFrame()
+        .locator('img')
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBe(2);
 
   // Edit a file's fields (no new version), and delete another.
   await pdfCard.getByRole('button', { name: 'Edit' }).click();
@@ -221,8 +249,8 @@ test('PDF and image previews in a sandboxed frame; edit a file, delete another',
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(pdfCard).toContainText('Signed copy');
   await expect(pdfCard).toContainText('private');
-  page.once('dialog', (d) => d.accept());
   await pngCard.getByRole('button', { name: 'Delete file' }).click();
+  await page.getByRole('alertdialog', { name: 'Delete stamp.png and all its versions?' }).getByRole('button', { name: 'Delete file' }).click();
   await expect(pngCard).toHaveCount(0);
   const list = (await (await request.get(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(owner.liveKey) })).json()).list;
   expect(list).toHaveLength(1);

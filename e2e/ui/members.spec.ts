@@ -4,7 +4,14 @@ import { bearer } from '../fixtures';
 import { createEntry } from '../api/helpers';
 import { expect, screenshot, signIn, test } from './console';
 
-test('a member sees only its workspaces; another workspace’s entry is not found', async ({ browser, page, adminAccount, newOwner, request, baseURL }) => {
+test('a member sees only its workspaces; another workspace’s entry is not found', async ({
+  browser,
+  page,
+  adminAccount,
+  newOwner,
+  request,
+  baseURL,
+}) => {
   const mine = await newOwner('Member Co');
   const theirs = await newOwner('Other Co');
   const hidden = await createEntry(request, theirs.liveKey, { name: 'Not yours' });

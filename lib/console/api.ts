@@ -62,3 +62,6 @@ function safeJson(text: string): unknown {
 }
 
 export const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** The contract's per-field messages of a failed request, for the form's fields. */
+export const fieldErrors = (err: unknown) => (err instanceof ApiFailure ? err.fields : undefined);

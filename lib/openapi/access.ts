@@ -1,4 +1,4 @@
-// /access/v1: an application authorizes itself to act for an enrollment (seed §2, contract §2).
+// /access/v1: an application authorizes itself to act for an enrollment (docs/api.md, Authorize).
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { AuthorizeInput, AuthorizedEnrollment } from '../schemas/access';
 import { PUBLIC, body, errors, ok } from './shared';

@@ -1,4 +1,4 @@
-// /silo/v1/entries: create, read, list, update and delete entries (seed §3, contract §3).
+// /silo/v1/entries: create, read, list, update and delete entries (docs/api.md, Entries).
 import type { ZodOpenApiPathsObject, oas31 } from 'zod-openapi';
 import { EntryList, EntryRecord, entryInput, entryUpdate } from '../schemas/entries';
 import { ENTRY_ID, body, errors, ok, type DocLimits } from './shared';

@@ -1,4 +1,4 @@
-// /silo/v1/entries/{entry_id}/files: a file's JSON operations and its bytes (seed §4, contract §4).
+// /silo/v1/entries/{entry_id}/files: a file's JSON operations and its bytes (docs/api.md, Files and Fetch).
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
 import { FileList, FileRecord, fileInput, fileUpdate } from '../schemas/files';
 import { ENTRY_ID, FILE_ID, body, bytes, errors, ok, type DocLimits } from './shared';

@@ -1,4 +1,4 @@
-// Payloads of the access service (seed §2.1–2.2, contract §2) and of /admin/v1.
+// Payloads of the access service (docs/api.md, Credentials and Authorize) and of /admin/v1.
 import { z } from 'zod';
 import { listOf, listQuery, plain, recordId, text, timestamp, uuid } from './common';
 

@@ -1,4 +1,4 @@
-// Building blocks shared by the payload schemas. Lengths count Unicode code points (contract §4).
+// Building blocks shared by the payload schemas. Lengths count Unicode code points (docs/api.md, Input).
 import { z } from 'zod';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -53,7 +53,7 @@ export interface MetaLimits {
 export const DEFAULT_META_LIMITS: MetaLimits = { keys: 50, keyLength: 64, valueLength: 1024 };
 
 /**
- * Key-value pairs with the limits of contract §6. Keys are names: no control characters. Values
+ * Key-value pairs with the limits of docs/api.md, Limits. Keys are names: no control characters. Values
  * are free text (line breaks allowed) but, like every string, without NUL or unpaired surrogates.
  */
 export const meta = (limits: MetaLimits = DEFAULT_META_LIMITS) =>
@@ -84,7 +84,7 @@ export const ErrorSchema = z
       .optional()
       .meta({ description: 'Invalid fields and what is wrong with each (422)', example: { sha256: 'must be 64 hexadecimal characters' } }),
   })
-  .meta({ id: 'Error', description: 'Every error, for every status and route (contract §1)' });
+  .meta({ id: 'Error', description: 'Every error, for every status and route (docs/api.md, Errors)' });
 
 export const listOf = <T extends z.ZodType>(item: T, id: string) =>
   z

@@ -1,4 +1,4 @@
-// Payloads of the entry endpoints (contract §3).
+// Payloads of the entry endpoints (docs/api.md, Entries).
 import { z } from 'zod';
 import { FileRecord } from './files';
 import { listOf, listQuery, meta, plain, recordId, text, timestamp, type MetaLimits } from './common';

@@ -1,4 +1,4 @@
-// Payloads of the file endpoints: seed §2.3 and §4.2–4.3, contract §4.
+// Payloads of the file endpoints: docs/api.md, Files and Uploads.
 import { z } from 'zod';
 import { meta, recordId, text, timestamp, uuid, type MetaLimits } from './common';
 import { MAX_MEDIA_TYPE_LENGTH, isMediaType } from './media-type';
@@ -22,7 +22,7 @@ const mime = z
   })
   .meta({ description: 'RFC 9110 media type in ASCII: type/subtype with optional ; name=value parameters', example: 'application/pdf' });
 
-/** The file limits of contract §6 (MAX_INLINE_BYTES, MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS). */
+/** The file limits of docs/api.md, Limits (MAX_INLINE_BYTES, MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS). */
 export interface FileLimits {
   maxInlineBytes: number;
   maxFileBytes: number;

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
-// Web Worker: the SHA-256 of a File, read as a stream so the whole file is never in memory, with
-// progress every few MB. One worker per file; the page terminates it to cancel.
+// Web Worker: the SHA-256 of a File above the native digest's memory budget (see hash-file.ts), read
+// as a stream so the whole file is never in memory, with progress every few MB. One worker per
+// file; the page terminates it to cancel.
 import { createSHA256 } from 'hash-wasm';
 
 const REPORT_EVERY = 8 * 1024 * 1024;

@@ -1,11 +1,10 @@
 // The upload queue of one entry: each dropped file goes ready → hashing → creating → uploading →
 // stored (or failed / cancelled, from where it can be retried). A retry resumes: the hash and the
 // placeholder are kept, and HEAD {url} tells how many bytes the server already holds.
-import { api, ApiFailure } from '../api';
+import { ApiFailure } from '../api';
 import type { FileRecord } from '../../schemas/records';
-import { hashFile } from './hash-file';
-import { sendBytes, uploadOffset } from './send-bytes';
 import { SpeedMeter, secondsLeft } from './speed';
+import { browserTransport, type PlaceholderRequest, type UploadTransport } from './transport';
 
 export type UploadStatus = 'ready' | 'hashing' | 'creating' | 'uploading' | 'stored' | 'failed' | 'cancelled';
 
@@ -47,6 +46,7 @@ export class UploadQueue {
   constructor(
     private entryId: string,
     private onStored: (record: FileRecord) => void,
+    private net: UploadTransport = browserTransport,
   ) {}
 
   subscribe = (fn: () => void) => {
@@ -75,7 +75,7 @@ export class UploadQueue {
     if (item?.status === 'ready') this.patch(id, { options: { ...item.options, ...options } });
   }
 
-  /** Queues every ready file (and failed or cancelled ones when `retry`). */
+  /** Queues every ready file. */
   startAll() {
     for (const i of this.items) if (i.status === 'ready') this.enqueue(i.id);
   }
@@ -126,7 +126,7 @@ export class UploadQueue {
       let item = this.get(id)!;
       if (!item.sha256) {
         this.patch(id, { status: 'hashing' });
-        const sha256 = await hashFile(item.file, (hashed) => this.patch(id, { hashed }), signal);
+        const sha256 = await this.net.hash(item.file, (hashed) => this.patch(id, { hashed }), signal);
         this.patch(id, { sha256, hashed: item.file.size });
       }
       item = this.get(id)!;
@@ -147,7 +147,7 @@ export class UploadQueue {
   /** POST creates the placeholder; PUT with its id asks again (same request) for a fresh url. */
   private placeholder(item: UploadItem, method: 'POST' | 'PUT'): Promise<FileRecord> {
     const o = item.options;
-    const body = {
+    const body: PlaceholderRequest = {
       name: item.file.name,
       mime: mimeOf(item.file),
       sha256: item.sha256,
@@ -158,18 +158,17 @@ export class UploadQueue {
       private: o.private,
       embeddable: o.embeddable,
     };
-    const path = `/silo/v1/entries/${this.entryId}/files${method === 'PUT' ? `/${item.record!.id}` : ''}`;
-    return api<FileRecord>(path, { method, body });
+    return this.net.placeholder(this.entryId, body, method === 'PUT' ? item.record!.id : undefined);
   }
 
   private async resumeOffset(item: UploadItem): Promise<number> {
     try {
-      const held = await uploadOffset(item.record!.url);
+      const held = await this.net.offset(item.record!.url);
       return held < item.file.size ? held : 0;
     } catch (err) {
       if (!(err instanceof ApiFailure && err.key === 'upload_url_expired')) throw err;
       this.patch(item.id, { record: await this.placeholder(item, 'PUT') });
-      return uploadOffset(this.get(item.id)!.record!.url);
+      return this.net.offset(this.get(item.id)!.record!.url);
     }
   }
 
@@ -178,7 +177,7 @@ export class UploadQueue {
     const meter = new SpeedMeter();
     meter.sample(offset);
     this.patch(id, { status: 'uploading', sent: offset, speed: 0, eta: Infinity });
-    const record = await sendBytes({
+    const record = await this.net.send({
       url: item.record!.url,
       file: item.file,
       mime: mimeOf(item.file),

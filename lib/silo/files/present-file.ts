@@ -1,4 +1,4 @@
-// A file row as the API shows it (seed §2.3).
+// A file row as the API shows it (docs/api.md, Files).
 import type { File } from '../../db/generated/client';
 import type { FileRecord } from '../../schemas/files';
 import { fileUrl, type UrlSigner } from './file-url';

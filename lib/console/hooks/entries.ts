@@ -1,0 +1,47 @@
+'use client';
+// A workspace's entries: /silo/v1/entries…, called in the workspace (X-Silo-Owner) and
+// environment (X-Silo-Sandbox) being browsed.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { api } from '../api';
+import type { Entry, Page } from '../../schemas/records';
+import { useApiMutation, type After } from './mutation';
+import { nextCursor, pageQuery } from './pages';
+
+const BASE = '/silo/v1/entries';
+export const entryKeys = {
+  list: (owner: string) => ['entries', owner] as const,
+  one: (id: string) => ['entry', id] as const,
+};
+
+export interface EntryFilter {
+  sandbox: boolean;
+  folder?: string;
+  key?: string;
+}
+
+export function useEntries(owner: string, f: EntryFilter) {
+  return useInfiniteQuery({
+    queryKey: [...entryKeys.list(owner), f],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api<Page<Entry>>(`${BASE}?${pageQuery(20, pageParam, { folder: f.folder, key: f.key })}`, { owner, sandbox: f.sandbox, signal }),
+    getNextPageParam: nextCursor,
+  });
+}
+
+/** The entry with its files (`attachments`) and each file's earlier versions. */
+export const useEntry = (id: string) => useQuery({ queryKey: entryKeys.one(id), queryFn: () => api<Entry>(`${BASE}/${id}`) });
+
+export interface NewEntry {
+  name: string;
+  folder: string;
+  key?: string;
+  meta: Record<string, string>;
+}
+
+export const useCreateEntry = (owner: string, sandbox: boolean, after?: After<Entry, NewEntry>) =>
+  useApiMutation((body: NewEntry) => api<Entry>(BASE, { method: 'POST', owner, sandbox, body }), () => [entryKeys.list(owner)], after);
+
+/** Deletes the entry and all its files. */
+export const useDeleteEntry = (owner: string, entryId: string, after?: After<void, void>) =>
+  useApiMutation(() => api<void>(`${BASE}/${entryId}`, { method: 'DELETE' }), () => [entryKeys.list(owner)], after);
