@@ -109,7 +109,9 @@ end
 async function wrk(url: string, script: string, seconds = SECONDS): Promise<Result> {
   const file = path.join(DIR, `${randomBytes(4).toString('hex')}.lua`);
   await writeFile(file, script + REPORT);
-  const { stdout } = await run(WRK, ['-t1', '--timeout', '10s', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', file, url], { maxBuffer: 1 << 24 });
+  const { stdout } = await run(WRK, ['-t1', '--timeout', '10s', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', file, url], {
+    maxBuffer: 1 << 24,
+  });
   const m = /RESULT (\S+) (\S+) (\d+)/.exec(stdout);
   if (!m) throw new Error(`wrk printed no result:\n${stdout}`);
   return { rps: Number(m[1]), p99: Number(m[2]), errors: Number(m[3]) };
@@ -130,7 +132,11 @@ async function setUp(server: SiloServer): Promise<World> {
   const key = owner.api_keys[0].key as string;
   let entryId = '';
   for (let i = 0; i < 60; i++) entryId = (await api(server, 'POST', '/silo/v1/entries', key, { name: `invoice ${i}` })).id;
-  const file = await api(server, 'POST', `/silo/v1/entries/${entryId}/files`, key, { name: 'small.xml', mime: 'application/xml', data: DATA });
+  const file = await api(server, 'POST', `/silo/v1/entries/${entryId}/files`, key, {
+    name: 'small.xml',
+    mime: 'application/xml',
+    data: DATA,
+  });
   return { url: server.url, key, entryId, fileId: file.id };
 }
 
@@ -152,7 +158,10 @@ async function queryCounts(server: SiloServer, w: World): Promise<number[]> {
     const id = `bench-${randomBytes(4).toString('hex')}`;
     await request(id);
     for (let t = 0; t < 50; t++) {
-      const line = server.output().split('\n').find((l) => l.includes(id) && l.includes('"queries"'));
+      const line = server
+        .output()
+        .split('\n')
+        .find((l) => l.includes(id) && l.includes('"queries"'));
       if (line) return JSON.parse(line).queries as number;
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -5,7 +5,10 @@ import type { Tx } from '../../db/client';
 import { Prisma, type File } from '../../db/generated/client';
 
 /** A new stored version's row, as insertCurrent takes it. */
-export type NewStoredFile = Pick<File, 'id' | 'entryId' | 'name' | 'category' | 'key' | 'desc' | 'mime' | 'size' | 'hash' | 'embeddable' | 'private' | 'urlNonce'> & {
+export type NewStoredFile = Pick<
+  File,
+  'id' | 'entryId' | 'name' | 'category' | 'key' | 'desc' | 'mime' | 'size' | 'hash' | 'embeddable' | 'private' | 'urlNonce'
+> & {
   meta: unknown;
 };
 
