@@ -4,9 +4,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
 
 // On globalThis: Next bundles this module once per route, and every copy must share the context.
-const g = globalThis as unknown as { __siloLog?: Logger; __siloRequest?: AsyncLocalStorage<{ requestId: string }> };
+interface RequestStore {
+  requestId: string;
+  /** database queries made so far (only counted with SILO_COUNT_QUERIES=1) */
+  queries: number;
+}
+const g = globalThis as unknown as { __siloLog?: Logger; __siloRequest?: AsyncLocalStorage<RequestStore> };
 
-const requests = (g.__siloRequest ??= new AsyncLocalStorage<{ requestId: string }>());
+const requests = (g.__siloRequest ??= new AsyncLocalStorage<RequestStore>());
 
 export const log: Logger = (g.__siloLog ??= pino({
   level: process.env.LOG_LEVEL ?? 'info',
@@ -21,5 +26,22 @@ export const log: Logger = (g.__siloLog ??= pino({
 
 /** Runs `fn` with `requestId` on every log line it writes. */
 export function withRequestId<T>(requestId: string, fn: () => T): T {
-  return requests.run({ requestId }, fn);
+  return requests.run({ requestId, queries: 0 }, fn);
+}
+
+/**
+ * SILO_COUNT_QUERIES=1 (benchmarks): the database client counts each query against the request
+ * that made it, and every request logs its count when it ends. Off by default: no cost, no line.
+ */
+export const countingQueries = process.env.SILO_COUNT_QUERIES === '1';
+
+export function countQuery(): void {
+  const r = requests.getStore();
+  if (r) r.queries++;
+}
+
+/** Logs the request's query count (bench/small-requests.ts reads it), when counting. */
+export function logQueryCount(): void {
+  const r = requests.getStore();
+  if (countingQueries && r) log.info({ queries: r.queries }, 'database queries');
 }

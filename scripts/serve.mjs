@@ -5,6 +5,7 @@
 // the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten), gives every
 // request its id before the app sees it, writes one JSON access-log line per request, and on
 // SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS.
+import './threadpool.mjs';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';

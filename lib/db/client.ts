@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from '../config';
-import { log } from '../log';
+import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 
@@ -45,7 +45,7 @@ function openPostgres(url: string): Database {
     exec: async (text) => void (await pool.query(text)),
     query: async (text, params) => (await pool.query(text, params)).rows,
   };
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = newClient(new PrismaPg(pool));
   return { kind: 'postgres', prisma, sql, close: async () => { await prisma.$disconnect(); await pool.end(); } };
 }
 
@@ -56,8 +56,16 @@ async function openPglite(dataDir?: string): Promise<Database> {
     exec: async (text) => void (await lite.exec(text)),
     query: async (text, params) => (await lite.query(text, params)).rows as never,
   };
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const prisma = newClient(new PrismaPGlite(lite));
   return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await lite.close(); } };
+}
+
+function newClient(adapter: PrismaPg | PrismaPGlite): PrismaClient {
+  if (!countingQueries) return new PrismaClient({ adapter });
+  // Query events report every statement and a transaction's COMMIT (not its BEGIN).
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', countQuery);
+  return prisma;
 }
 
 // One database per process, kept on globalThis so Next's module reloading never opens a second

@@ -2,7 +2,7 @@
 // connection handling for bodies we refuse before reading them to the end.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, toApiError } from '../errors';
-import { withRequestId } from '../log';
+import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { JSON_TYPE } from './respond';
 
@@ -45,6 +45,8 @@ export function nodeRoute(handlers: Partial<Record<Method, NodeHandler>>) {
       // A client that hung up mid-upload has nobody to answer.
       if (req.destroyed && (err as NodeJS.ErrnoException)?.code === 'ECONNRESET') return;
       sendError(req, res, toApiError(err, requestId), requestId);
+    } finally {
+      logQueryCount();
     }
   }
 }

@@ -1,6 +1,6 @@
 // Wraps a route's method handlers: request ids, 405 with Allow, and the one error handler.
 import { ApiError, toApiError } from '../errors';
-import { withRequestId } from '../log';
+import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { errorResponse } from './respond';
 
@@ -22,6 +22,8 @@ export async function handle(req: Request, requestId: string, fn: () => Promise<
     return res;
   } catch (err) {
     return errorResponse(toApiError(err, requestId), requestId);
+  } finally {
+    logQueryCount();
   }
 }
 

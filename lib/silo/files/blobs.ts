@@ -9,7 +9,8 @@ import type { BlobStore } from '../../storage/blob-store';
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 const TX = { timeout: 120_000, maxWait: 120_000 };
 
-const lockHash = (tx: Tx, hash: string) => tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${hash}, 7230201))`;
+const LOCK_SPACE = 7230201;
+const lockHash = (tx: Tx, hash: string) => tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${hash}, ${LOCK_SPACE}))`;
 
 /** Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point at it) in one transaction. */
 export async function withPlacedBlob<T>(
@@ -20,8 +21,10 @@ export async function withPlacedBlob<T>(
 ): Promise<T> {
   try {
     return await db.$transaction(async (tx) => {
-      await lockHash(tx, blob.hash);
-      await tx.$executeRaw`INSERT INTO blobs (hash, size) VALUES (${blob.hash}, ${blob.size}) ON CONFLICT (hash) DO NOTHING`;
+      // The lock and the record in one round trip: the CTE runs first, as the INSERT reads it.
+      await tx.$executeRaw`
+        WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${blob.hash}, ${LOCK_SPACE})))
+        INSERT INTO blobs (hash, size) SELECT ${blob.hash}, ${blob.size} FROM locked ON CONFLICT (hash) DO NOTHING`;
       await store.commitHeld(blob.uploadId, blob.hash);
       return refer(tx);
     }, TX);

@@ -11,6 +11,7 @@ import { UNIQUE, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob } from './blobs';
 import { ensureSlot } from './ensure-slot';
+import { insertCurrent } from './insert-current';
 import { makeCurrent } from './make-current';
 import { lockForCompletion } from './complete-placeholder';
 import { withUploadLease } from './upload-lock';
@@ -45,8 +46,10 @@ export async function createFile(o: CreateFileOptions): Promise<{ file: File; cr
     const file = content.bytes ? await storeInline(o, entry.id, id, content) : await createPlaceholder(o, entry.id, id, content);
     return { file, created: true };
   } catch (err) {
-    // Two PUTs of one id at once: the loser answers as a repeat of the winner.
-    if (o.id && isUniqueViolation(err, UNIQUE.fileId)) return createFile(o);
+    // Two PUTs of one id at once: the loser answers as a repeat of the winner (200, or 409 for
+    // other values). insertCurrent's one statement fails on the id, or first on the slot's
+    // current version naming it: whichever, the id now exists.
+    if (o.id && (isUniqueViolation(err, UNIQUE.fileId) || (await o.db.file.findUnique({ where: { id: o.id } })))) return createFile(o);
     throw err;
   }
 }
@@ -82,12 +85,7 @@ function rowFields(input: FileInput, content: Content) {
 }
 
 async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
-  return placeInline(o, content, async (tx) => {
-    const slotId = await ensureSlot(tx, entryId, o.input.category, o.input.key ?? o.input.name);
-    const file = await tx.file.create({ data: { id, entryId, slotId, urlNonce: nonce(), ...rowFields(o.input, content) } });
-    await makeCurrent(tx, file);
-    return tx.file.findUniqueOrThrow({ where: { id: file.id } });
-  });
+  return placeInline(o, content, (tx) => insertCurrent(tx, { id, entryId, urlNonce: nonce(), ...rowFields(o.input, content) }));
 }
 
 /** Inline bytes take the uploads' path: a held copy, placed under its hash as `refer` points a file at it. */

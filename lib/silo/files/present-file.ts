@@ -2,8 +2,9 @@
 import type { File } from '../../db/generated/client';
 import type { FileRecord } from '../../schemas/files';
 import { fileUrl, type UrlSigner } from './file-url';
+import type { PreviousVersion } from './list-previous-versions';
 
-export function presentFile(f: File, signer: UrlSigner, previous?: File[]): FileRecord {
+export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersion[]): FileRecord {
   return {
     id: f.id,
     entry_id: f.entryId,

@@ -1,4 +1,5 @@
 // Versions: replacement by category + key, atomic swaps, racing replacements, restore, delete.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOwner } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
@@ -23,7 +24,9 @@ beforeAll(async () => {
   w = await testWorld();
   const owner = await createTestOwner(w.db.prisma, 'Acme');
   scope = { owners: [owner.id], sandbox: false };
-  entryId = (await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
+  entryId = (
+    await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
+  ).entry.id;
 });
 afterAll(() => w.close());
 
@@ -38,6 +41,19 @@ describe('replacement', () => {
     const history = await listPreviousVersions(w.db.prisma, current);
     expect([current, ...history].map((f) => f.id).sort()).toEqual(results.map((r) => r.file.id).sort());
     expect([current, ...history].map((f) => f.version)).toEqual(Array.from({ length: n }, (_, i) => n - i));
+  });
+
+  it('racing PUTs of one id: one creates it, the others repeat it (same values) or answer 409 (other values)', async () => {
+    const id = randomUUID();
+    const same = { name: 'put.txt', data: b64('put') };
+    const other = { name: 'put.txt', key: 'another slot', data: b64('put') };
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => upload(i % 2 ? other : same, id)));
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value.created)).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'fulfilled') expect(r.value.file).toMatchObject({ id, stored: true });
+      else expect(r.reason).toMatchObject({ key: 'conflict' });
+    }
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(3);
   });
 
   it('a key takes the place of the name; categories are separate', async () => {

@@ -1,0 +1,17 @@
+// Preloaded into the measured server with BENCH_PROFILE=dir (NODE_OPTIONS=--require …, which
+// refuses --cpu-prof): a V8 CPU profile of the whole run, written when the process exits.
+const { Session } = require('node:inspector');
+const { writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+const session = new Session();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.setSamplingInterval', { interval: 1000 });
+session.post('Profiler.start');
+process.on('exit', () => {
+  // A session on the process's own thread answers synchronously, so this runs before exit.
+  session.post('Profiler.stop', (err, result) => {
+    if (!err) writeFileSync(path.join(process.env.BENCH_PROFILE, `server-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+  });
+});
