@@ -30,7 +30,15 @@ export default defineConfig<unknown, WorkerFixtures>({
         viewport: { width: 1280, height: 800 },
         launchOptions: {
           executablePath: chromium,
-          args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
         },
       },
     },

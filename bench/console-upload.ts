@@ -19,7 +19,9 @@ async function main() {
   const disk = await diskWriteMBps(source, SIZE);
   const { mbps: sha, digest } = sha256MBps(SIZE);
   const limit = Math.min(disk, sha);
-  console.log(`machine: fsync'd disk write ${disk.toFixed(0)} MB/s, SHA-256 (Node) ${sha.toFixed(0)} MB/s → limit ${limit.toFixed(0)} MB/s`);
+  console.log(
+    `machine: fsync'd disk write ${disk.toFixed(0)} MB/s, SHA-256 (Node) ${sha.toFixed(0)} MB/s → limit ${limit.toFixed(0)} MB/s`,
+  );
 
   const world = await consoleWorld();
   try {
@@ -45,7 +47,9 @@ async function main() {
     console.log(`upload (placeholder + PUT from the page): ${up.toFixed(0)} MB/s = ${(up / limit).toFixed(2)} × limit`);
     console.log(`total drop → stored: ${(total / 1000).toFixed(1)} s`);
     console.log(`server RSS peak − baseline ${Math.max(0, serverPeak - serverBase).toFixed(0)} MB (target ≤ 100)`);
-    console.log(`browser (every chromium process on the machine) RSS peak − baseline ${Math.max(0, browserPeak - browserBase).toFixed(0)} MB for a ${(SIZE / 1024 ** 2).toFixed(0)} MiB file`);
+    console.log(
+      `browser (every chromium process on the machine) RSS peak − baseline ${Math.max(0, browserPeak - browserBase).toFixed(0)} MB for a ${(SIZE / 1024 ** 2).toFixed(0)} MiB file`,
+    );
   } finally {
     await world.stop();
     await rm(dir, { recursive: true, force: true });
@@ -57,7 +61,12 @@ function watchChromium() {
   const rss = () => {
     try {
       const out = execFileSync('ps', ['-C', 'chromium', '-o', 'rss='], { encoding: 'utf8' });
-      return out.split('\n').filter(Boolean).reduce((a, l) => a + Number(l.trim()), 0) / 1024;
+      return (
+        out
+          .split('\n')
+          .filter(Boolean)
+          .reduce((a, l) => a + Number(l.trim()), 0) / 1024
+      );
     } catch {
       return 0;
     }

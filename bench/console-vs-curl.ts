@@ -33,7 +33,9 @@ async function main() {
     await hashPage.goto('/signin');
     const h = await browserHashRates(hashPage, source, Math.min(SIZE, NATIVE_HASH_BUDGET));
     await hashPage.close();
-    console.log(`SHA-256 in Chromium on ${(h.size / MB).toFixed(0)} MB: WebCrypto digest ${h.native.toFixed(0)} MB/s (after reading the file whole at ${h.read.toFixed(0)} MB/s: ${h.nativeTotal.toFixed(0)} MB/s together), hash-wasm over file.stream() ${h.hashWasm.toFixed(0)} MB/s; Node ${nodeSha.toFixed(0)} MB/s`);
+    console.log(
+      `SHA-256 in Chromium on ${(h.size / MB).toFixed(0)} MB: WebCrypto digest ${h.native.toFixed(0)} MB/s (after reading the file whole at ${h.read.toFixed(0)} MB/s: ${h.nativeTotal.toFixed(0)} MB/s together), hash-wasm over file.stream() ${h.hashWasm.toFixed(0)} MB/s; Node ${nodeSha.toFixed(0)} MB/s`,
+    );
     const method = SIZE <= NATIVE_HASH_BUDGET ? 'WebCrypto, file read whole' : 'hash-wasm streaming in a Web Worker';
     console.log(`the console hashes this file with: ${method}\n`);
 
@@ -47,8 +49,12 @@ async function main() {
       const total = reached(t, 'stored');
       const hashed = reached(t, 'creating');
       const created = reached(t, 'uploading');
-      console.log(`round ${round}: curl -T ${s(c.put)} (${(SIZE / MB / (c.put / 1000)).toFixed(0)} MB/s; its placeholder POST ${s(c.placeholder)})`);
-      console.log(`         console ${s(total)} = hash ${s(hashed)} + placeholder ${s(created - hashed)} + PUT ${s(total - created)} (${(SIZE / MB / ((total - created) / 1000)).toFixed(0)} MB/s) → ${(total / c.put).toFixed(2)} × curl`);
+      console.log(
+        `round ${round}: curl -T ${s(c.put)} (${(SIZE / MB / (c.put / 1000)).toFixed(0)} MB/s; its placeholder POST ${s(c.placeholder)})`,
+      );
+      console.log(
+        `         console ${s(total)} = hash ${s(hashed)} + placeholder ${s(created - hashed)} + PUT ${s(total - created)} (${(SIZE / MB / ((total - created) / 1000)).toFixed(0)} MB/s) → ${(total / c.put).toFixed(2)} × curl`,
+      );
       results.push({ curl: c.put, console: total });
     }
     const best = (k: 'curl' | 'console') => Math.min(...results.map((r) => r[k]));
@@ -86,7 +92,8 @@ async function curlUpload(world: ConsoleWorld, file: string, sha256: string) {
 async function checkStored(world: ConsoleWorld, entry: string, sha256: string) {
   const files = await call('GET', `${world.server.url}/silo/v1/entries/${entry}/files`, { Authorization: `Bearer ${world.ownerKey}` });
   const f = files.list[0];
-  if (files.list.length !== 1 || !f.stored || f.hash !== sha256 || f.size !== SIZE) throw new Error(`not stored as sent: ${JSON.stringify(f)}`);
+  if (files.list.length !== 1 || !f.stored || f.hash !== sha256 || f.size !== SIZE)
+    throw new Error(`not stored as sent: ${JSON.stringify(f)}`);
 }
 
 main().catch((err) => {

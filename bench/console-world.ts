@@ -77,11 +77,18 @@ export async function consoleUpload(world: ConsoleWorld, entryId: string, file: 
   await button.click();
   await page.getByTestId('upload-row').and(page.locator('[data-status=stored],[data-status=failed]')).waitFor({ timeout: 600_000 });
   const times = await page.evaluate(() => (window as unknown as { benchTimes: [string, number][] }).benchTimes);
-  const failed = await page.getByTestId('upload-row').getByRole('alert').textContent().catch(() => null);
+  const failed = await page
+    .getByTestId('upload-row')
+    .getByRole('alert')
+    .textContent()
+    .catch(() => null);
   if (times.at(-1)?.[0] !== 'stored') throw new Error(`the console's upload failed: ${failed}`);
   const click = times.findIndex(([what]) => what === 'click');
   const t0 = times[click][1];
-  return times.slice(click + 1).filter(([status]) => status !== 'ready').map(([status, t]) => ({ status, ms: t - t0 }));
+  return times
+    .slice(click + 1)
+    .filter(([status]) => status !== 'ready')
+    .map(([status, t]) => ({ status, ms: t - t0 }));
 }
 
 /** Milliseconds from the click to the first time the row showed `status` (the end when absent). */

@@ -30,7 +30,12 @@ export function sha256MBps(size: number): { mbps: number; digest: string } {
 /** Resident memory of a whole process group, in MB. */
 export function groupRssMB(pgid: number): number {
   const out = execFileSync('ps', ['-o', 'rss=', '-g', String(pgid)], { encoding: 'utf8' });
-  return out.split('\n').filter(Boolean).reduce((a, l) => a + Number(l.trim()), 0) / 1024;
+  return (
+    out
+      .split('\n')
+      .filter(Boolean)
+      .reduce((a, l) => a + Number(l.trim()), 0) / 1024
+  );
 }
 
 /** Samples a group's RSS every 50 ms until stopped; returns the peak. */

@@ -28,7 +28,8 @@ async function main() {
   const target = { ownerId: owner.id, sandbox: false };
   // A cursor deep in the list: walk there once with large pages.
   let cursor: string | undefined;
-  for (let seen = 0; seen < N - 200; seen += 100) cursor = (await listEntries({ db: db.prisma, target, query: { limit: 100, cursor } })).next_cursor;
+  for (let seen = 0; seen < N - 200; seen += 100)
+    cursor = (await listEntries({ db: db.prisma, target, query: { limit: 100, cursor } })).next_cursor;
   const first = await timePage(() => listEntries({ db: db.prisma, target, query: { limit: 20 } }));
   const deep = await timePage(() => listEntries({ db: db.prisma, target, query: { limit: 20, cursor } }));
   const folder = await timePage(() => listEntries({ db: db.prisma, target, query: { limit: 20, cursor, folder: 'f3' } }));

@@ -85,7 +85,10 @@ async function main() {
       await new Upload({ client, params: { Bucket: bucket, Key: 'direct', Body: Readable.from(b.chunks) } }).done();
     });
     // Fetches alternate, best of two each: this machine is shared and noisy.
-    const best = (a: { mbps: number; rss: number }, b: { mbps: number; rss: number }) => ({ mbps: Math.max(a.mbps, b.mbps), rss: Math.max(a.rss, b.rss) });
+    const best = (a: { mbps: number; rss: number }, b: { mbps: number; rss: number }) => ({
+      mbps: Math.max(a.mbps, b.mbps),
+      rss: Math.max(a.rss, b.rss),
+    });
     const storeFetch = async () => measure(async () => drain(await store.read(hash)));
     const sdkFetch = () =>
       measure(async () => {

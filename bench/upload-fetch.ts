@@ -24,7 +24,9 @@ async function main() {
   const server = await startServer({ database: 'pglite' });
   try {
     const auth = { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' };
-    const owner = await (await fetch(`${server.url}/admin/v1/owners`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench' }) })).json();
+    const owner = await (
+      await fetch(`${server.url}/admin/v1/owners`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench' }) })
+    ).json();
     const key = { Authorization: `Bearer ${owner.api_keys[0].key}`, 'Content-Type': 'application/json' };
     const entry = await (await fetch(`${server.url}/silo/v1/entries`, { method: 'POST', headers: key, body: '{}' })).json();
     const p = await (
@@ -40,7 +42,11 @@ async function main() {
     const baseline = groupRssMB(server.pid);
     const upRss = watchRss(server.pid);
     let t = performance.now();
-    const put = await curl('curl', ['-sS', '-o', '-', '-w', '\n%{http_code}', '-T', source, '-H', 'Content-Type: application/octet-stream', p.url], { maxBuffer: 1 << 20 });
+    const put = await curl(
+      'curl',
+      ['-sS', '-o', '-', '-w', '\n%{http_code}', '-T', source, '-H', 'Content-Type: application/octet-stream', p.url],
+      { maxBuffer: 1 << 20 },
+    );
     const upSeconds = (performance.now() - t) / 1000;
     const upPeak = upRss.stop();
     if (!put.stdout.trim().endsWith('200')) throw new Error(`upload failed: ${put.stdout}`);
@@ -54,8 +60,12 @@ async function main() {
 
     const up = SIZE / MB / upSeconds;
     const down = SIZE / MB / downSeconds;
-    console.log(`upload:  ${up.toFixed(0)} MB/s = ${(up / limit).toFixed(2)} × limit (target ≥ 0.80); server RSS peak − baseline ${Math.max(0, upPeak - baseline).toFixed(0)} MB (target ≤ 100)`);
-    console.log(`fetch:   ${down.toFixed(0)} MB/s = ${(down / disk).toFixed(2)} × disk write; server RSS peak − baseline ${Math.max(0, downPeak - baseline).toFixed(0)} MB`);
+    console.log(
+      `upload:  ${up.toFixed(0)} MB/s = ${(up / limit).toFixed(2)} × limit (target ≥ 0.80); server RSS peak − baseline ${Math.max(0, upPeak - baseline).toFixed(0)} MB (target ≤ 100)`,
+    );
+    console.log(
+      `fetch:   ${down.toFixed(0)} MB/s = ${(down / disk).toFixed(2)} × disk write; server RSS peak − baseline ${Math.max(0, downPeak - baseline).toFixed(0)} MB`,
+    );
     console.log(`server RSS baseline ${baseline.toFixed(0)} MB`);
   } finally {
     await server.stop();

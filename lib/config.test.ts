@@ -11,7 +11,9 @@ it('keeps $DATA_DIR/blobs for the embedded database and gives each PostgreSQL da
   // another database, or the same name on another server, does not
   expect(defaultStorageDir({ DATA_DIR: './data', DATABASE_URL: 'postgres://u@db.example:5432/silo2' })).not.toBe(a);
   expect(defaultStorageDir({ DATA_DIR: './data', DATABASE_URL: 'postgres://u@db2.example:5432/silo' })).not.toBe(a);
-  expect(defaultStorageDir({ DATA_DIR: '/d', DATABASE_URL: 'postgres://u@h/we%20ird%2F..' })).toMatch(/^\/d\/blobs-pg-we_ird___-[0-9a-f]{8}$/);
+  expect(defaultStorageDir({ DATA_DIR: '/d', DATABASE_URL: 'postgres://u@h/we%20ird%2F..' })).toMatch(
+    /^\/d\/blobs-pg-we_ird___-[0-9a-f]{8}$/,
+  );
   // libpq's defaults: no database name means the user's
   expect(defaultStorageDir({ DATA_DIR: '/d', DATABASE_URL: 'postgres://alice@h' })).toMatch(/^\/d\/blobs-pg-alice-/);
 });

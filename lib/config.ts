@@ -12,54 +12,60 @@ const flag = (def: boolean) =>
     .default(def ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
-const schema = z.object({
-  DATABASE_URL: z.string().url().optional(),
-  DATA_DIR: z.string().default('./data'),
-  STORAGE_DIR: z.string().optional(),
-  STORAGE: z.enum(['local', 's3']).default('local'),
-  S3_ENDPOINT: z.string().url().optional(),
-  S3_BUCKET: z.string().min(3).max(63).optional(),
-  S3_REGION: z.string().min(1).optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_FORCE_PATH_STYLE: flag(false),
-  PUBLIC_URL: z.string().url().optional(),
-  ADMIN_API_KEY: z.string().min(16).optional(),
-  MAX_INLINE_BYTES: int(5 * MiB),
-  MAX_FILE_BYTES: int(5 * 1024 * MiB),
-  MAX_META_KEYS: int(DEFAULT_META_LIMITS.keys),
-  MAX_META_KEY_LENGTH: int(DEFAULT_META_LIMITS.keyLength),
-  MAX_META_VALUE_LENGTH: int(DEFAULT_META_LIMITS.valueLength),
-  MAX_LIST_LIMIT: int(100),
-  TOKEN_TTL_SECONDS: int(3600),
-  UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
-  UPLOAD_IDLE_TIMEOUT_SECONDS: int(60),
-  RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
-  RATE_LIMIT_AUTHORIZE_FAILURES_PER_MINUTE: int(10),
-  // Peers whose X-Forwarded-For names the client (addresses and CIDRs, comma separated).
-  TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .superRefine((v, ctx) => {
-      try {
-        parseAddressList(v);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: (e as Error).message });
-      }
-    }),
-  // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
-  NEXTAUTH_SECRET: z.string().min(32).optional(),
-  // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.
-  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(25),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-}).superRefine((c, ctx) => {
-  if (c.STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE=s3' });
-  // One key without the other is a typo, not a wish for the SDK's credential chain.
-  if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY) {
-    const missing = c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
-    ctx.addIssue({ code: 'custom', path: [missing], message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS SDK credential chain)' });
-  }
-});
+const schema = z
+  .object({
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('./data'),
+    STORAGE_DIR: z.string().optional(),
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_REGION: z.string().min(1).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: flag(false),
+    PUBLIC_URL: z.string().url().optional(),
+    ADMIN_API_KEY: z.string().min(16).optional(),
+    MAX_INLINE_BYTES: int(5 * MiB),
+    MAX_FILE_BYTES: int(5 * 1024 * MiB),
+    MAX_META_KEYS: int(DEFAULT_META_LIMITS.keys),
+    MAX_META_KEY_LENGTH: int(DEFAULT_META_LIMITS.keyLength),
+    MAX_META_VALUE_LENGTH: int(DEFAULT_META_LIMITS.valueLength),
+    MAX_LIST_LIMIT: int(100),
+    TOKEN_TTL_SECONDS: int(3600),
+    UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
+    UPLOAD_IDLE_TIMEOUT_SECONDS: int(60),
+    RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
+    RATE_LIMIT_AUTHORIZE_FAILURES_PER_MINUTE: int(10),
+    // Peers whose X-Forwarded-For names the client (addresses and CIDRs, comma separated).
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .superRefine((v, ctx) => {
+        try {
+          parseAddressList(v);
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        }
+      }),
+    // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
+    NEXTAUTH_SECRET: z.string().min(32).optional(),
+    // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(25),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE=s3' });
+    // One key without the other is a typo, not a wish for the SDK's credential chain.
+    if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY) {
+      const missing = c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS SDK credential chain)',
+      });
+    }
+  });
 
 export type Config = z.infer<typeof schema> & { maxJsonBytes: number; storageDir: string };
 

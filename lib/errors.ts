@@ -46,11 +46,7 @@ export class ApiError extends Error {
   readonly fields?: Record<string, string>;
   readonly headers?: Record<string, string>;
 
-  constructor(
-    key: ErrorKey,
-    message: string,
-    opts: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
-  ) {
+  constructor(key: ErrorKey, message: string, opts: { fields?: Record<string, string>; headers?: Record<string, string> } = {}) {
     super(message);
     this.key = key;
     this.status = ERROR_STATUS[key];

@@ -45,14 +45,19 @@ async function announce() {
   await refuseMovedDefault(c, db, store);
   await bindStore(db.prisma, store).catch((err) => {
     if ((err as Error)?.name !== 'StoreOfAnotherDatabase') throw err;
-    throw new Error(`${(err as Error).message}. Set STORAGE_DIR to this database's own folder (README, Configuration); if that database no longer exists, remove silo-store.json from the store to let this one claim it`);
+    throw new Error(
+      `${(err as Error).message}. Set STORAGE_DIR to this database's own folder (README, Configuration); if that database no longer exists, remove silo-store.json from the store to let this one claim it`,
+    );
   });
   await store.check();
   // Made before the first request can place a blob: every blob placed from now on is the sweep's.
   const horizon = await sweepHorizon(db.prisma);
   const base = (c.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
   const files = c.STORAGE === 's3' ? `s3://${c.S3_BUCKET}` : c.storageDir;
-  log.info({ url: base, database: db.kind, files }, `Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${files})`);
+  log.info(
+    { url: base, database: db.kind, files },
+    `Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${files})`,
+  );
   await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
   // The blob sweep lists the whole store: it runs beside the server, not before it.
   const sweep = sweeper(db, store, horizon);

@@ -4,7 +4,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const INPUTS = ['app', 'pages', 'lib', 'components', 'public', 'instrumentation.ts', 'next.config.js', 'tsconfig.json', 'package.json', 'prisma/schema.prisma'];
+const INPUTS = [
+  'app',
+  'pages',
+  'lib',
+  'components',
+  'public',
+  'instrumentation.ts',
+  'next.config.js',
+  'tsconfig.json',
+  'package.json',
+  'prisma/schema.prisma',
+];
 const STAMP = '.next/silo-build-stamp';
 
 function* walk(p) {

@@ -55,7 +55,9 @@ async function main(): Promise<number> {
 }
 
 function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
-  console.log(`referenced: ${r.referenced.blobs} blobs, ${bytes(r.referenced.bytes)} (${o.quick ? 'sizes checked' : 'sizes and sha256 checked'})`);
+  console.log(
+    `referenced: ${r.referenced.blobs} blobs, ${bytes(r.referenced.bytes)} (${o.quick ? 'sizes checked' : 'sizes and sha256 checked'})`,
+  );
   for (const b of r.bad.slice(0, SHOWN)) {
     const what =
       b.problem === 'missing'
@@ -63,7 +65,9 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
         : b.problem === 'wrong_size'
           ? `WRONG SIZE ${b.actual!.size} bytes, should be ${b.size}`
           : `WRONG BYTES (they hash to ${b.actual!.hash})`;
-    console.log(`  ${what}  ${b.hash}  ${b.files} file(s), e.g. "${b.example.name}" (file ${b.example.fileId}, entry ${b.example.entryId})`);
+    console.log(
+      `  ${what}  ${b.hash}  ${b.files} file(s), e.g. "${b.example.name}" (file ${b.example.fileId}, entry ${b.example.entryId})`,
+    );
   }
   if (r.bad.length > SHOWN) console.log(`  … and ${r.bad.length - SHOWN} more`);
   console.log(`unreferenced: ${r.unreferenced.length} blobs, ${bytes(r.unreferenced.reduce((n, b) => n + b.size, 0))}`);
@@ -73,7 +77,9 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
   for (const h of r.held.slice(0, SHOWN)) console.log(`  ${h.uploadId}  ${bytes(h.size)}  ${h.state}  ${h.modifiedAt.toISOString()}`);
   if (o.fix) console.log(`fixed: freed ${r.freed} unreferenced blobs, dropped ${r.dropped} held copies`);
   else if (r.unreferenced.length) console.log('run with --fix to free the unreferenced blobs');
-  console.log(r.bad.length ? `PROBLEMS: ${r.bad.length} referenced blob(s) missing or damaged` : 'OK: every referenced blob is there, intact');
+  console.log(
+    r.bad.length ? `PROBLEMS: ${r.bad.length} referenced blob(s) missing or damaged` : 'OK: every referenced blob is there, intact',
+  );
 }
 
 function bytes(n: number) {

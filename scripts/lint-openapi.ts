@@ -10,6 +10,9 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'silo-openapi-'));
 const file = path.join(dir, 'openapi.json');
 writeFileSync(file, JSON.stringify(openApiDocument(), null, 2));
 const bin = path.join(__dirname, '..', 'node_modules', '.bin', 'redocly');
-const run = spawnSync(bin, ['lint', file, '--config', path.join(__dirname, '..', 'redocly.yaml')], { stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+const run = spawnSync(bin, ['lint', file, '--config', path.join(__dirname, '..', 'redocly.yaml')], {
+  stdio: 'inherit',
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+});
 rmSync(dir, { recursive: true, force: true });
 process.exit(run.status ?? 1);

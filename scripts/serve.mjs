@@ -111,11 +111,18 @@ const server = http.createServer(
     const started = performance.now();
     res.once('close', () => {
       // The path only: a query may hold a capability (a file url's signature).
-      const entry = { request_id: requestId, method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) };
+      const entry = {
+        request_id: requestId,
+        method: req.method,
+        path: (req.url ?? '/').split('?')[0],
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      };
       if (!res.writableFinished) entry.aborted = true;
       log.info(entry, 'request');
     });
-    if (!METHODS.has(req.method)) return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, { Allow: [...METHODS].join(', ') });
+    if (!METHODS.has(req.method))
+      return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, { Allow: [...METHODS].join(', ') });
     if (malformedPath(req.url ?? '/')) return sendError(req, res, 400, 'bad_request', 'The request path is not valid percent-encoding');
     closeSilentBody(req, res);
     const handled = handle(req, res).catch((err) => {

@@ -19,8 +19,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
         ) : (
           <>
             <p className="muted">
-              This setup link has been used or replaced. An instance prints a fresh link at each start until its first
-              administrator exists.
+              This setup link has been used or replaced. An instance prints a fresh link at each start until its first administrator exists.
             </p>
             <Link href="/signin">Go to sign in</Link>
           </>

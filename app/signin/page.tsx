@@ -16,8 +16,7 @@ export default async function SignInPage() {
           <SignInForm />
         ) : (
           <p className="muted">
-            This instance has no users yet. Open the one-time setup link printed in the server log to create the first
-            administrator.
+            This instance has no users yet. Open the one-time setup link printed in the server log to create the first administrator.
           </p>
         )}
       </div>

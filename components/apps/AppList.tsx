@@ -24,7 +24,11 @@ export function AppList() {
   return (
     <>
       <PageHeader title="Applications">
-        {me.admin && <button className="btn-primary" onClick={() => setCreating(true)}>Register application</button>}
+        {me.admin && (
+          <button className="btn-primary" onClick={() => setCreating(true)}>
+            Register application
+          </button>
+        )}
       </PageHeader>
       <section className="panel">
         <DataTable
@@ -33,7 +37,15 @@ export function AppList() {
           empty={{ title: 'No applications yet', body: 'Register one to let it act for workspaces through enrollments.' }}
           columns={[
             { head: 'Name', cell: (a) => a.name },
-            { head: 'Client ID', cell: (a) => <span className="row"><code>{a.client_id}</code><CopyButton value={a.client_id} /></span> },
+            {
+              head: 'Client ID',
+              cell: (a) => (
+                <span className="row">
+                  <code>{a.client_id}</code>
+                  <CopyButton value={a.client_id} />
+                </span>
+              ),
+            },
             { head: 'Trust', cell: (a) => (a.trusted ? <Badge tone="accent">trusted</Badge> : <Badge>needs owner key</Badge>) },
             createdColumn,
             {
@@ -56,12 +68,24 @@ export function AppList() {
         />
       </section>
       <Dialog open={creating} title="Register application" onClose={() => setCreating(false)}>
-        <NewAppForm onCreated={(a) => { setCreating(false); setSecret(a); }} />
+        <NewAppForm
+          onCreated={(a) => {
+            setCreating(false);
+            setSecret(a);
+          }}
+        />
       </Dialog>
       <ShownOnceDialog
         title="Client credentials"
         warning="Copy the client secret now: it is shown only once."
-        secrets={secret ? [{ label: 'Client ID', value: secret.client_id }, { label: 'Client secret', value: secret.client_secret ?? '' }] : undefined}
+        secrets={
+          secret
+            ? [
+                { label: 'Client ID', value: secret.client_id },
+                { label: 'Client secret', value: secret.client_secret ?? '' },
+              ]
+            : undefined
+        }
         onClose={() => setSecret(null)}
       />
     </>

@@ -13,7 +13,9 @@ export function NewAppForm({ onCreated }: { onCreated(a: App): void }) {
   const create = useCreateApp({ onSuccess: onCreated });
   return (
     <Form onSubmit={() => create.mutate({ name, trusted })} error={create.error} pending={create.isPending} submit="Register">
-      <Field label="Application name"><input required autoFocus value={name} onChange={(e) => setName(e.target.value)} /></Field>
+      <Field label="Application name">
+        <input required autoFocus value={name} onChange={(e) => setName(e.target.value)} />
+      </Field>
       <Check label="Trusted: may authorize with an owner id alone" checked={trusted} onChange={setTrusted} />
       <p className="hint">An untrusted application needs the owner's API key to create an enrollment.</p>
     </Form>

@@ -15,7 +15,13 @@ export function SignInForm() {
     router.refresh();
   });
   return (
-    <Form onSubmit={() => login.mutate({ email, password })} error={login.error} pending={login.isPending} submit="Sign in" pendingLabel="Signing in…">
+    <Form
+      onSubmit={() => login.mutate({ email, password })}
+      error={login.error}
+      pending={login.isPending}
+      submit="Sign in"
+      pendingLabel="Signing in…"
+    >
       <p className="muted">Use the account your administrator created for you.</p>
       <Field label="Email">
         <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />

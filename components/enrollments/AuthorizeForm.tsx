@@ -13,7 +13,15 @@ import { Countdown } from './Countdown';
 
 export function AuthorizeForm() {
   const owners = useOwners();
-  const [f, setF] = useState({ client_id: '', client_secret: '', by: 'owner' as 'owner' | 'id', owner_id: '', id: '', owner_key: '', sandbox: false });
+  const [f, setF] = useState({
+    client_id: '',
+    client_secret: '',
+    by: 'owner' as 'owner' | 'id',
+    owner_id: '',
+    id: '',
+    owner_key: '',
+    sandbox: false,
+  });
   const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setF({ ...f, [k]: e.target.value });
   const authorize = useAuthorize();
   const submit = () =>
@@ -30,20 +38,32 @@ export function AuthorizeForm() {
       <h2 id="authorize-title">Authorize an enrollment</h2>
       <Form onSubmit={submit} error={authorize.error} pending={authorize.isPending} submit="Authorize">
         <div className="grid-2">
-          <Field label="Client ID"><input required value={f.client_id} onChange={set('client_id')} autoComplete="off" /></Field>
-          <Field label="Client secret"><input required type="password" value={f.client_secret} onChange={set('client_secret')} autoComplete="off" /></Field>
+          <Field label="Client ID">
+            <input required value={f.client_id} onChange={set('client_id')} autoComplete="off" />
+          </Field>
+          <Field label="Client secret">
+            <input required type="password" value={f.client_secret} onChange={set('client_secret')} autoComplete="off" />
+          </Field>
         </div>
         <fieldset className="row" style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="sr-only">Identify the enrollment by</legend>
-          <label className="check"><input type="radio" name="by" checked={f.by === 'owner'} onChange={() => setF({ ...f, by: 'owner' })} /> Owner</label>
-          <label className="check"><input type="radio" name="by" checked={f.by === 'id'} onChange={() => setF({ ...f, by: 'id' })} /> Enrollment ID</label>
+          <label className="check">
+            <input type="radio" name="by" checked={f.by === 'owner'} onChange={() => setF({ ...f, by: 'owner' })} /> Owner
+          </label>
+          <label className="check">
+            <input type="radio" name="by" checked={f.by === 'id'} onChange={() => setF({ ...f, by: 'id' })} /> Enrollment ID
+          </label>
         </fieldset>
         {f.by === 'owner' ? (
           <div className="grid-2">
             <Field label="Owner (workspace)">
               <select required value={f.owner_id} onChange={set('owner_id')}>
                 <option value="">Choose a workspace…</option>
-                {owners.data?.map((o) => <option key={o.id} value={o.id}>{o.name} — {o.id.slice(0, 8)}</option>)}
+                {owners.data?.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.name} — {o.id.slice(0, 8)}
+                  </option>
+                ))}
               </select>
             </Field>
             <Field label="Owner API key" hint="Needed unless the application is trusted; sent as X-Owner-Key">
@@ -52,7 +72,9 @@ export function AuthorizeForm() {
             <Check label="Sandbox (trusted applications)" checked={f.sandbox} onChange={(v) => setF({ ...f, sandbox: v })} />
           </div>
         ) : (
-          <Field label="Enrollment ID"><input required value={f.id} onChange={set('id')} className="mono" /></Field>
+          <Field label="Enrollment ID">
+            <input required value={f.id} onChange={set('id')} className="mono" />
+          </Field>
         )}
       </Form>
       {e && e.token && (
@@ -65,7 +87,9 @@ export function AuthorizeForm() {
           <SecretValue label="Token (send as Authorization: Bearer …)" value={e.token} />
           <details>
             <summary>Enrollment record</summary>
-            <pre className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{JSON.stringify({ ...e, token: '…' }, null, 2)}</pre>
+            <pre className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              {JSON.stringify({ ...e, token: '…' }, null, 2)}
+            </pre>
           </details>
         </div>
       )}

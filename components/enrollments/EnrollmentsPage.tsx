@@ -44,7 +44,11 @@ export function EnrollmentsPage() {
             {
               actions: true,
               cell: (e) => (
-                <button className={e.disabled ? 'btn btn-small' : 'btn-danger btn-small'} disabled={toggle.isPending} onClick={() => toggle.mutate(e)}>
+                <button
+                  className={e.disabled ? 'btn btn-small' : 'btn-danger btn-small'}
+                  disabled={toggle.isPending}
+                  onClick={() => toggle.mutate(e)}
+                >
                   {e.disabled ? 'Enable' : 'Disable'}
                 </button>
               ),

@@ -17,7 +17,11 @@ export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange
     >
       <div className="field" style={{ flex: '0 0 140px' }}>
         <label htmlFor="env">Environment</label>
-        <select id="env" value={value.sandbox ? 'sandbox' : 'live'} onChange={(e) => onChange({ ...value, sandbox: e.target.value === 'sandbox' })}>
+        <select
+          id="env"
+          value={value.sandbox ? 'sandbox' : 'live'}
+          onChange={(e) => onChange({ ...value, sandbox: e.target.value === 'sandbox' })}
+        >
           <option value="live">Live</option>
           <option value="sandbox">Sandbox</option>
         </select>
@@ -30,7 +34,9 @@ export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange
         <label htmlFor="filter-key">Key</label>
         <input id="filter-key" value={key} onChange={(e) => setKey(e.target.value)} placeholder="any" />
       </div>
-      <button className="btn" type="submit">Filter</button>
+      <button className="btn" type="submit">
+        Filter
+      </button>
     </form>
   );
 }

@@ -34,25 +34,54 @@ export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: stri
       <Link href="/workspaces">Workspaces</Link> / <Link href={`/workspaces/${ownerId}`}>{owner.data?.name ?? 'Workspace'}</Link> /
     </div>
   );
-  if (entry.isPending) return <>{crumbs}<Skeleton rows={6} /></>;
+  if (entry.isPending)
+    return (
+      <>
+        {crumbs}
+        <Skeleton rows={6} />
+      </>
+    );
   if (entry.error) {
     if (entry.error instanceof ApiFailure && entry.error.status === 404)
-      return <>{crumbs}<EmptyState title="Entry not found">It does not exist, or it belongs to a workspace you cannot see.</EmptyState></>;
-    return <>{crumbs}<ErrorNote error={entry.error} /></>;
+      return (
+        <>
+          {crumbs}
+          <EmptyState title="Entry not found">It does not exist, or it belongs to a workspace you cannot see.</EmptyState>
+        </>
+      );
+    return (
+      <>
+        {crumbs}
+        <ErrorNote error={entry.error} />
+      </>
+    );
   }
   const e = entry.data;
   return (
     <>
       {crumbs}
-      <PageHeader title={<>{e.name || 'Untitled entry'} {e.sandbox && <EnvironmentBadge sandbox />}</>}>
-        <ConfirmButton title="Delete this entry and all its files?" message="This cannot be undone." confirm="Delete entry" onConfirm={() => remove.mutate()}>
+      <PageHeader
+        title={
+          <>
+            {e.name || 'Untitled entry'} {e.sandbox && <EnvironmentBadge sandbox />}
+          </>
+        }
+      >
+        <ConfirmButton
+          title="Delete this entry and all its files?"
+          message="This cannot be undone."
+          confirm="Delete entry"
+          onConfirm={() => remove.mutate()}
+        >
           Delete entry
         </ConfirmButton>
       </PageHeader>
       <EntryFields entry={e} />
       <Uploader entryId={e.id} />
       <section className="panel" aria-labelledby="files-title">
-        <div className="panel-head"><h2 id="files-title">Files</h2></div>
+        <div className="panel-head">
+          <h2 id="files-title">Files</h2>
+        </div>
         <FileList files={e.attachments ?? []} />
       </section>
     </>
@@ -64,12 +93,37 @@ function EntryFields({ entry: e }: { entry: Entry }) {
   return (
     <section className="panel">
       <dl className="grid-2" style={{ margin: 0 }}>
-        <div><dt className="muted">ID</dt><dd className="mono" style={{ margin: 0 }}>{e.id}</dd></div>
-        <div><dt className="muted">Folder</dt><dd style={{ margin: 0 }}>{e.folder || '—'}</dd></div>
-        <div><dt className="muted">Key</dt><dd className="mono" style={{ margin: 0 }}>{e.key ?? '—'}</dd></div>
-        <div><dt className="muted">Created</dt><dd style={{ margin: 0 }}>{formatDate(e.created_at)}</dd></div>
+        <div>
+          <dt className="muted">ID</dt>
+          <dd className="mono" style={{ margin: 0 }}>
+            {e.id}
+          </dd>
+        </div>
+        <div>
+          <dt className="muted">Folder</dt>
+          <dd style={{ margin: 0 }}>{e.folder || '—'}</dd>
+        </div>
+        <div>
+          <dt className="muted">Key</dt>
+          <dd className="mono" style={{ margin: 0 }}>
+            {e.key ?? '—'}
+          </dd>
+        </div>
+        <div>
+          <dt className="muted">Created</dt>
+          <dd style={{ margin: 0 }}>{formatDate(e.created_at)}</dd>
+        </div>
         {meta.length > 0 && (
-          <div><dt className="muted">Meta</dt><dd style={{ margin: 0 }}>{meta.map(([k, v]) => <div key={k}><span className="mono">{k}</span> = {v}</div>)}</dd></div>
+          <div>
+            <dt className="muted">Meta</dt>
+            <dd style={{ margin: 0 }}>
+              {meta.map(([k, v]) => (
+                <div key={k}>
+                  <span className="mono">{k}</span> = {v}
+                </div>
+              ))}
+            </dd>
+          </div>
         )}
       </dl>
     </section>

@@ -25,7 +25,11 @@ export function FileCard({ file }: { file: FileRecord }) {
           <div className="file-name">{file.name}</div>
           <div className="row muted" style={{ fontSize: '0.82rem' }}>
             <span>{file.mime}</span>·<span>{formatBytes(file.size)}</span>
-            {file.key && <>·<span className="mono">key {file.key}</span></>}
+            {file.key && (
+              <>
+                ·<span className="mono">key {file.key}</span>
+              </>
+            )}
           </div>
           {file.desc && <p style={{ margin: '0.3rem 0 0' }}>{file.desc}</p>}
         </div>
@@ -33,7 +37,9 @@ export function FileCard({ file }: { file: FileRecord }) {
           {file.stored ? <Badge tone="good">stored</Badge> : <Badge tone="warn">awaiting bytes</Badge>}
           {file.private && <Badge>private</Badge>}
           {file.embeddable && <Badge>embeddable</Badge>}
-          <button className="btn btn-small" onClick={() => setEditing(true)}>Edit</button>
+          <button className="btn btn-small" onClick={() => setEditing(true)}>
+            Edit
+          </button>
           <ConfirmButton
             className="btn-danger btn-small"
             title={`Delete ${file.name} and all its versions?`}

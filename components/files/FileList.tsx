@@ -19,9 +19,14 @@ export function FileList({ files }: { files: FileRecord[] }) {
         return (
           <section key={g.category} aria-labelledby={`group-${g.category}`} style={{ marginBottom: '1rem' }}>
             <h3 id={`group-${g.category}`}>
-              {g.title} <span className="muted" style={{ fontWeight: 400, fontSize: '0.85rem' }}>— {g.hint}</span>
+              {g.title}{' '}
+              <span className="muted" style={{ fontWeight: 400, fontSize: '0.85rem' }}>
+                — {g.hint}
+              </span>
             </h3>
-            {list.map((f) => <FileCard key={f.id} file={f} />)}
+            {list.map((f) => (
+              <FileCard key={f.id} file={f} />
+            ))}
           </section>
         );
       })}

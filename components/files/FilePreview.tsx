@@ -11,7 +11,19 @@ import { TEXT_PREVIEW_LIMIT, prettyXml, previewKind, textDocument } from '@/lib/
 
 const isDark = () => typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark';
 
-export function FilePreview({ entryId, fileId, name, mime, size }: { entryId: string; fileId: string; name: string; mime: string; size: number }) {
+export function FilePreview({
+  entryId,
+  fileId,
+  name,
+  mime,
+  size,
+}: {
+  entryId: string;
+  fileId: string;
+  name: string;
+  mime: string;
+  size: number;
+}) {
   const kind = previewKind(mime, name);
   const href = fileHref(entryId, fileId);
   const limit = kind === 'pdf' ? PDF_PREVIEW_LIMIT : TEXT_PREVIEW_LIMIT;
@@ -39,7 +51,16 @@ export function FilePreview({ entryId, fileId, name, mime, size }: { entryId: st
     );
   }
   if (doc.isPending) return <Skeleton rows={2} />;
-  if (doc.error) return <ErrorNote error={kind === 'pdf' && !(doc.error instanceof ApiFailure) ? new Error(`This PDF could not be drawn (${doc.error.message}); download it instead.`) : doc.error} />;
+  if (doc.error)
+    return (
+      <ErrorNote
+        error={
+          kind === 'pdf' && !(doc.error instanceof ApiFailure)
+            ? new Error(`This PDF could not be drawn (${doc.error.message}); download it instead.`)
+            : doc.error
+        }
+      />
+    );
   return (
     <div className="preview">
       <iframe title={title} sandbox="" srcDoc={doc.data} className={kind === 'pdf' ? 'tall' : undefined} />

@@ -29,13 +29,31 @@ export function UploadRow({ item, queue }: { item: UploadItem; queue: UploadQueu
         <span className="upload-name">{item.file.name}</span>
         <div className="row">
           <Badge tone={st.tone}>{st.label}</Badge>
-          {item.status === 'ready' && <button className="btn btn-small" aria-label={`Upload ${item.file.name}`} onClick={() => queue.start(item.id)}>Upload</button>}
-          {active && <button className="btn btn-small" onClick={() => queue.cancel(item.id)}>Cancel</button>}
-          {canRetry && <button className="btn btn-small" onClick={() => queue.start(item.id)}>{item.record ? 'Retry' : 'Start again'}</button>}
-          {!active && <button className="btn-icon" aria-label={`Remove ${item.file.name} from the list`} onClick={() => queue.remove(item.id)}>×</button>}
+          {item.status === 'ready' && (
+            <button className="btn btn-small" aria-label={`Upload ${item.file.name}`} onClick={() => queue.start(item.id)}>
+              Upload
+            </button>
+          )}
+          {active && (
+            <button className="btn btn-small" onClick={() => queue.cancel(item.id)}>
+              Cancel
+            </button>
+          )}
+          {canRetry && (
+            <button className="btn btn-small" onClick={() => queue.start(item.id)}>
+              {item.record ? 'Retry' : 'Start again'}
+            </button>
+          )}
+          {!active && (
+            <button className="btn-icon" aria-label={`Remove ${item.file.name} from the list`} onClick={() => queue.remove(item.id)}>
+              ×
+            </button>
+          )}
         </div>
       </div>
-      {item.status === 'ready' ? <Options item={item} queue={queue} /> : (
+      {item.status === 'ready' ? (
+        <Options item={item} queue={queue} />
+      ) : (
         <>
           <ProgressBar value={item.status === 'stored' ? 1 : progress} label={`${hashing ? 'Hashing' : 'Uploading'} ${item.file.name}`} />
           <div className="upload-stats">
@@ -46,7 +64,11 @@ export function UploadRow({ item, queue }: { item: UploadItem; queue: UploadQueu
           </div>
         </>
       )}
-      {item.error && <p className="field-error" role="alert" style={{ margin: 0 }}>{item.error}</p>}
+      {item.error && (
+        <p className="field-error" role="alert" style={{ margin: 0 }}>
+          {item.error}
+        </p>
+      )}
     </li>
   );
 }
@@ -76,7 +98,9 @@ function Options({ item, queue }: { item: UploadItem; queue: UploadQueue }) {
         <Check label="Private" checked={o.private} onChange={(v) => set({ private: v })} />
         <Check label="Embeddable" checked={o.embeddable} onChange={(v) => set({ embeddable: v })} />
       </div>
-      <span className="muted" style={{ fontSize: '0.8rem' }}>{formatBytes(item.file.size)} · {item.file.type || 'application/octet-stream'}</span>
+      <span className="muted" style={{ fontSize: '0.8rem' }}>
+        {formatBytes(item.file.size)} · {item.file.type || 'application/octet-stream'}
+      </span>
     </div>
   );
 }

@@ -29,20 +29,33 @@ export function Uploader({ entryId }: { entryId: string }) {
       <div className="panel-head">
         <h2 id="upload-title">Upload files</h2>
         <div className="row">
-          {stored > 0 && !busy && <button className="btn btn-small" onClick={() => queue.clearFinished()}>Clear finished</button>}
+          {stored > 0 && !busy && (
+            <button className="btn btn-small" onClick={() => queue.clearFinished()}>
+              Clear finished
+            </button>
+          )}
           <button className="btn-primary" disabled={ready === 0} onClick={() => queue.startAll()}>
             {ready === 0 ? 'Upload' : `Upload ${ready} ${ready === 1 ? 'file' : 'files'}`}
           </button>
         </div>
       </div>
-      <div {...getRootProps({ className: `dropzone${isDragActive ? ' active' : ''}`, role: 'button', 'aria-label': 'Drop files here or press Enter to choose files' })} data-testid="dropzone">
+      <div
+        {...getRootProps({
+          className: `dropzone${isDragActive ? ' active' : ''}`,
+          role: 'button',
+          'aria-label': 'Drop files here or press Enter to choose files',
+        })}
+        data-testid="dropzone"
+      >
         <input {...getInputProps()} aria-label="Choose files" />
         <strong>{isDragActive ? 'Drop to add' : 'Drop files here'}</strong>
         <div className="muted">or click to choose. Set category, key and flags below, then upload.</div>
       </div>
       {items.length > 0 && (
         <ul className="upload-list" aria-label="Uploads">
-          {items.map((item) => <UploadRow key={item.id} item={item} queue={queue} />)}
+          {items.map((item) => (
+            <UploadRow key={item.id} item={item} queue={queue} />
+          ))}
         </ul>
       )}
     </section>

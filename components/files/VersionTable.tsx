@@ -23,7 +23,10 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
     onError: toast.error,
   });
   const previewable = file.stored && previewKind(file.mime, file.name) !== null;
-  const versions: PreviousVersion[] = [{ id: file.id, hash: file.hash, size: file.size, created_at: file.created_at }, ...(file.previous ?? [])];
+  const versions: PreviousVersion[] = [
+    { id: file.id, hash: file.hash, size: file.size, created_at: file.created_at },
+    ...(file.previous ?? []),
+  ];
   const label = (i: number) => `v${versions.length - i}`;
   return (
     <DataTable
@@ -32,7 +35,14 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
       rowKey={(v) => v.id}
       rowTestId="version-row"
       columns={[
-        { head: 'Version', cell: (_, i) => <>{label(i)} {i === 0 && <Badge tone="accent">current</Badge>}</> },
+        {
+          head: 'Version',
+          cell: (_, i) => (
+            <>
+              {label(i)} {i === 0 && <Badge tone="accent">current</Badge>}
+            </>
+          ),
+        },
         { head: 'Size', cell: (v) => formatBytes(v.size) },
         { head: 'SHA-256', wide: true, className: 'mono', cell: (v) => <span title={v.hash}>{shortHash(v.hash)}</span> },
         createdColumn,
@@ -41,13 +51,26 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
           cell: (v, i) => (
             <div className="row">
               {previewable && (
-                <button className="btn btn-small" aria-pressed={previewing === v.id} onClick={() => onPreview(previewing === v.id ? null : v.id)}>
+                <button
+                  className="btn btn-small"
+                  aria-pressed={previewing === v.id}
+                  onClick={() => onPreview(previewing === v.id ? null : v.id)}
+                >
                   {previewing === v.id ? 'Hide' : 'Preview'}
                 </button>
               )}
-              {file.stored && <a className="btn btn-small" href={fileHref(file.entry_id, v.id, true)} download aria-label={`Download ${label(i)}`}>Download</a>}
+              {file.stored && (
+                <a className="btn btn-small" href={fileHref(file.entry_id, v.id, true)} download aria-label={`Download ${label(i)}`}>
+                  Download
+                </a>
+              )}
               {i > 0 && (
-                <button className="btn btn-small" disabled={restore.isPending} onClick={() => restore.mutate(v.id)} aria-label={`Restore ${label(i)}`}>
+                <button
+                  className="btn btn-small"
+                  disabled={restore.isPending}
+                  onClick={() => restore.mutate(v.id)}
+                  aria-label={`Restore ${label(i)}`}
+                >
                   Restore
                 </button>
               )}

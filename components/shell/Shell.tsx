@@ -27,7 +27,10 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
       <div className="shell">
         <aside className="sidebar">
           <Link href="/workspaces" className="brand">
-            <span className="brand-mark" aria-hidden="true">S</span> Silo
+            <span className="brand-mark" aria-hidden="true">
+              S
+            </span>{' '}
+            Silo
           </Link>
           <nav className="nav" aria-label="Console">
             {LINKS.filter((l) => !l.admin || user.admin).map((l) => (

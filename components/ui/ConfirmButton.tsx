@@ -28,10 +28,27 @@ export function ConfirmButton({ title, message, confirm, onConfirm, className = 
   };
   return (
     <>
-      <button ref={trigger} type="button" className={className} aria-label={rest['aria-label']} disabled={disabled} onClick={() => setOpen(true)}>
+      <button
+        ref={trigger}
+        type="button"
+        className={className}
+        aria-label={rest['aria-label']}
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
         {children}
       </button>
-      <ConfirmDialog open={open} title={title} message={message} confirm={confirm} onCancel={close} onConfirm={() => { close(); onConfirm(); }} />
+      <ConfirmDialog
+        open={open}
+        title={title}
+        message={message}
+        confirm={confirm}
+        onCancel={close}
+        onConfirm={() => {
+          close();
+          onConfirm();
+        }}
+      />
     </>
   );
 }

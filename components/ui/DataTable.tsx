@@ -53,7 +53,9 @@ export function DataTable<T>({ columns, query, rows, rowKey, pending, error, emp
         <thead>
           <tr>
             {columns.map((c, i) => (
-              <th key={i} className={classes(c.wide && 'hide-sm')}>{c.head}</th>
+              <th key={i} className={classes(c.wide && 'hide-sm')}>
+                {c.head}
+              </th>
             ))}
           </tr>
         </thead>

@@ -1,7 +1,17 @@
 // A labelled form control with its hint and the contract's per-field error.
 import { useId, type ReactElement, cloneElement } from 'react';
 
-export function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string; children: ReactElement<Record<string, unknown>> }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string;
+  children: ReactElement<Record<string, unknown>>;
+}) {
   const id = useId();
   const describedBy = [hint && `${id}-hint`, error && `${id}-err`].filter(Boolean).join(' ') || undefined;
   return (

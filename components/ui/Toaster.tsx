@@ -3,8 +3,15 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
 type Tone = 'info' | 'success' | 'error';
-interface Toast { id: number; tone: Tone; text: string }
-interface ToastApi { show(text: string, tone?: Tone): void; error(err: unknown): void }
+interface Toast {
+  id: number;
+  tone: Tone;
+  text: string;
+}
+interface ToastApi {
+  show(text: string, tone?: Tone): void;
+  error(err: unknown): void;
+}
 
 const ToastContext = createContext<ToastApi>({ show: () => {}, error: () => {} });
 export const useToast = () => useContext(ToastContext);
@@ -22,10 +29,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     },
     [dismiss],
   );
-  const api = useMemo<ToastApi>(
-    () => ({ show, error: (err) => show(err instanceof Error ? err.message : String(err), 'error') }),
-    [show],
-  );
+  const api = useMemo<ToastApi>(() => ({ show, error: (err) => show(err instanceof Error ? err.message : String(err), 'error') }), [show]);
   return (
     <ToastContext.Provider value={api}>
       {children}

@@ -35,12 +35,25 @@ export function UserForm({ user, owners, pending, error, onSubmit }: Props) {
       <Field label="Name" error={fields?.name}>
         <input value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} />
       </Field>
-      <Field label={user ? 'New password' : 'Password'} hint={user ? 'Leave empty to keep the current one' : 'At least 8 characters; share it with the user'} error={fields?.password}>
-        <input type="password" autoComplete="new-password" required={!user} minLength={8} value={v.password} onChange={(e) => setV({ ...v, password: e.target.value })} />
+      <Field
+        label={user ? 'New password' : 'Password'}
+        hint={user ? 'Leave empty to keep the current one' : 'At least 8 characters; share it with the user'}
+        error={fields?.password}
+      >
+        <input
+          type="password"
+          autoComplete="new-password"
+          required={!user}
+          minLength={8}
+          value={v.password}
+          onChange={(e) => setV({ ...v, password: e.target.value })}
+        />
       </Field>
       <Check label="Administrator (manages everything)" checked={v.admin} onChange={(admin) => setV({ ...v, admin })} />
       <fieldset className="stack" style={{ border: '1px solid var(--border)', borderRadius: 8, padding: '0.6rem 0.8rem' }}>
-        <legend className="muted" style={{ fontSize: '0.85rem' }}>Workspaces</legend>
+        <legend className="muted" style={{ fontSize: '0.85rem' }}>
+          Workspaces
+        </legend>
         {owners.length === 0 && <span className="muted">No workspaces yet.</span>}
         {owners.map((o) => (
           <Check key={o.id} label={o.name} checked={v.owner_ids.includes(o.id)} onChange={(on) => toggleOwner(o.id, on)} />

@@ -34,20 +34,40 @@ export function UserList() {
   return (
     <>
       <PageHeader title="Users">
-        <button className="btn-primary" onClick={() => edit('new')}>New user</button>
+        <button className="btn-primary" onClick={() => edit('new')}>
+          New user
+        </button>
       </PageHeader>
       <section className="panel">
         <DataTable
           query={users}
           rowKey={(u) => u.id}
           columns={[
-            { head: 'User', cell: (u) => <>{u.name || u.email}<div className="muted" style={{ fontSize: '0.8rem' }}>{u.email}</div></> },
+            {
+              head: 'User',
+              cell: (u) => (
+                <>
+                  {u.name || u.email}
+                  <div className="muted" style={{ fontSize: '0.8rem' }}>
+                    {u.email}
+                  </div>
+                </>
+              ),
+            },
             { head: 'Role', cell: (u) => (u.admin ? <Badge tone="accent">admin</Badge> : <Badge>member</Badge>) },
             {
               head: 'Workspaces',
-              cell: (u) => (u.admin ? <span className="muted">all</span> : u.owner_ids.map(ownerName).join(', ') || <span className="muted">none</span>),
+              cell: (u) =>
+                u.admin ? <span className="muted">all</span> : u.owner_ids.map(ownerName).join(', ') || <span className="muted">none</span>,
             },
-            { actions: true, cell: (u) => <button className="btn btn-small" aria-label={`Edit ${u.email}`} onClick={() => edit(u)}>Edit</button> },
+            {
+              actions: true,
+              cell: (u) => (
+                <button className="btn btn-small" aria-label={`Edit ${u.email}`} onClick={() => edit(u)}>
+                  Edit
+                </button>
+              ),
+            },
           ]}
         />
       </section>

@@ -18,15 +18,22 @@ export function ApiKeys({ owner }: { owner: Owner }) {
   const toast = useToast();
   const [shown, setShown] = useState<ApiKey | null>(null);
   const create = useCreateKey(owner.id, { onSuccess: setShown, onError: toast.error });
-  const revoke = useRevokeKey(owner.id, { onSuccess: () => toast.show('Key revoked; it stopped working at once', 'success'), onError: toast.error });
+  const revoke = useRevokeKey(owner.id, {
+    onSuccess: () => toast.show('Key revoked; it stopped working at once', 'success'),
+    onError: toast.error,
+  });
   return (
     <section className="panel" aria-labelledby="keys-title">
       <div className="panel-head">
         <h2 id="keys-title">API keys</h2>
         {me.admin && (
           <div className="row">
-            <button className="btn" onClick={() => create.mutate(false)} disabled={create.isPending}>New live key</button>
-            <button className="btn" onClick={() => create.mutate(true)} disabled={create.isPending}>New sandbox key</button>
+            <button className="btn" onClick={() => create.mutate(false)} disabled={create.isPending}>
+              New live key
+            </button>
+            <button className="btn" onClick={() => create.mutate(true)} disabled={create.isPending}>
+              New sandbox key
+            </button>
           </div>
         )}
       </div>

@@ -44,7 +44,12 @@ export function WorkspaceList() {
         />
       </section>
       <Dialog open={creating} title="New workspace" onClose={() => setCreating(false)}>
-        <CreateWorkspace onCreated={(o) => { setCreating(false); setCreated(o); }} />
+        <CreateWorkspace
+          onCreated={(o) => {
+            setCreating(false);
+            setCreated(o);
+          }}
+        />
       </Dialog>
       <ShownOnceDialog
         title="Workspace created"
@@ -52,7 +57,11 @@ export function WorkspaceList() {
         secrets={created ? (created.api_keys ?? []).map(keySecret) : undefined}
         onClose={() => setCreated(null)}
       >
-        {created && <Link className="btn-primary" href={`/workspaces/${created.id}`}>Open {created.name}</Link>}
+        {created && (
+          <Link className="btn-primary" href={`/workspaces/${created.id}`}>
+            Open {created.name}
+          </Link>
+        )}
       </ShownOnceDialog>
     </>
   );

@@ -14,7 +14,9 @@ export function WorkspacePage({ id }: { id: string }) {
   if (owner.error) return <ErrorNote error={owner.error} />;
   return (
     <>
-      <div className="crumbs"><Link href="/workspaces">Workspaces</Link> /</div>
+      <div className="crumbs">
+        <Link href="/workspaces">Workspaces</Link> /
+      </div>
       <PageHeader title={owner.data.name}>
         <span className="mono muted">{owner.data.id}</span>
       </PageHeader>

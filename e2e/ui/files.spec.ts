@@ -250,7 +250,10 @@ test('PDF and image previews in a sandboxed frame; edit a file, delete another',
   await expect(pdfCard).toContainText('Signed copy');
   await expect(pdfCard).toContainText('private');
   await pngCard.getByRole('button', { name: 'Delete file' }).click();
-  await page.getByRole('alertdialog', { name: 'Delete stamp.png and all its versions?' }).getByRole('button', { name: 'Delete file' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Delete stamp.png and all its versions?' })
+    .getByRole('button', { name: 'Delete file' })
+    .click();
   await expect(pngCard).toHaveCount(0);
   const list = (await (await request.get(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(owner.liveKey) })).json()).list;
   expect(list).toHaveLength(1);

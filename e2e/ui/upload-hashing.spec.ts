@@ -30,11 +30,17 @@ async function watchHashing(page: Page) {
 }
 
 for (const path of ['native', 'stream'] as const) {
-  test(`a file ${path === 'native' ? 'within' : 'above'} the memory budget is hashed ${path === 'native' ? 'by WebCrypto' : 'as a stream in a worker'}`, async ({ page, adminAccount, newOwner, request }) => {
+  test(`a file ${path === 'native' ? 'within' : 'above'} the memory budget is hashed ${path === 'native' ? 'by WebCrypto' : 'as a stream in a worker'}`, async ({
+    page,
+    adminAccount,
+    newOwner,
+    request,
+  }) => {
     const owner = await newOwner(`Hashing ${path}`);
     const entry = await createEntry(request, owner.liveKey, { name: 'Scans' });
     const seen = await watchHashing(page);
-    if (path === 'stream') await page.addInitScript(() => ((window as unknown as { siloNativeHashBudget: number }).siloNativeHashBudget = 1024 * 1024));
+    if (path === 'stream')
+      await page.addInitScript(() => ((window as unknown as { siloNativeHashBudget: number }).siloNativeHashBudget = 1024 * 1024));
     await signIn(page, adminAccount);
     await page.goto(`/workspaces/${owner.id}/entries/${entry.id}`);
 

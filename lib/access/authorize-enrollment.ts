@@ -21,7 +21,9 @@ export interface AuthorizeOptions {
 
 export async function authorizeEnrollment(db: Db, o: AuthorizeOptions) {
   if (!o.id && !o.ownerId)
-    throw new ApiError('validation', 'Send id or owner_id', { fields: { id: 'id or owner_id is required', owner_id: 'id or owner_id is required' } });
+    throw new ApiError('validation', 'Send id or owner_id', {
+      fields: { id: 'id or owner_id is required', owner_id: 'id or owner_id is required' },
+    });
   const enrollment = o.id ? await byId(db, o) : await byOwner(db, o);
   if (enrollment.disabled) throw new ApiError('enrollment_disabled', 'The enrollment is disabled');
   const token = newSecret(enrollment.sandbox ? 'token_test' : 'token_live');

@@ -45,7 +45,9 @@ describe.each(kinds)('completeSetup on %s', (_kind, open) => {
     const db = (await open()).prisma;
     await issueSetupToken(db);
     const before = argon2.hashes;
-    await expect(completeSetup({ db, token: 'wrong', user: { email: 'a@example.com', name: 'A', password: 'long enough' } })).rejects.toMatchObject({ key: 'forbidden' });
+    await expect(
+      completeSetup({ db, token: 'wrong', user: { email: 'a@example.com', name: 'A', password: 'long enough' } }),
+    ).rejects.toMatchObject({ key: 'forbidden' });
     expect(argon2.hashes).toBe(before);
   });
 
@@ -55,7 +57,9 @@ describe.each(kinds)('completeSetup on %s', (_kind, open) => {
       await db.user.deleteMany();
       const token = (await issueSetupToken(db))!;
       const results = await Promise.allSettled(
-        Array.from({ length: RACERS }, (_, i) => completeSetup({ db, token, user: { email: `r${round}-${i}@example.com`, name: `R${i}`, password: 'a long password' } })),
+        Array.from({ length: RACERS }, (_, i) =>
+          completeSetup({ db, token, user: { email: `r${round}-${i}@example.com`, name: `R${i}`, password: 'a long password' } }),
+        ),
       );
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

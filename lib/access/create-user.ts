@@ -11,12 +11,15 @@ import { hashPassword } from './hash-password';
 export async function assertOwnersExist(db: Db, ownerIds: string[]) {
   const found = await db.owner.count({ where: { id: { in: ownerIds } } });
   if (found !== new Set(ownerIds).size)
-    throw new ApiError('validation', 'owner_ids names a workspace that does not exist', { fields: { owner_ids: 'names an unknown workspace' } });
+    throw new ApiError('validation', 'owner_ids names a workspace that does not exist', {
+      fields: { owner_ids: 'names an unknown workspace' },
+    });
 }
 
 export async function createUser(db: Db, input: UserInput): Promise<UserRecord> {
   await assertOwnersExist(db, input.owner_ids);
-  const emailTaken = () => new ApiError('conflict', `A user with the email ${input.email} already exists`, { fields: { email: 'is already used' } });
+  const emailTaken = () =>
+    new ApiError('conflict', `A user with the email ${input.email} already exists`, { fields: { email: 'is already used' } });
   if (await db.user.findUnique({ where: { email: input.email } })) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   const id = randomUUID();

@@ -17,8 +17,7 @@ export interface UpdateUserOptions {
 
 export async function updateUser({ db, id, patch, actingUserId }: UpdateUserOptions): Promise<UserRecord> {
   await getUser(db, id);
-  if (patch.admin === false && id === actingUserId)
-    throw new ApiError('forbidden', 'You cannot remove your own administrator role');
+  if (patch.admin === false && id === actingUserId) throw new ApiError('forbidden', 'You cannot remove your own administrator role');
   if (patch.owner_ids) await assertOwnersExist(db, patch.owner_ids);
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
   await db.$transaction(async (tx) => {

@@ -23,7 +23,14 @@ export function formatDuration(seconds: number): string {
 
 export function formatDate(iso: string): string {
   const d = new Date(iso);
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return d.toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 }
 
 export const shortHash = (hash: string) => (hash ? `${hash.slice(0, 12)}…` : '—');

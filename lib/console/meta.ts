@@ -1,6 +1,8 @@
 // `meta` edited as "key = value" lines: easier to type than JSON, and it maps one to one.
 export function metaToText(meta: Record<string, string> | undefined): string {
-  return Object.entries(meta ?? {}).map(([k, v]) => `${k} = ${v}`).join('\n');
+  return Object.entries(meta ?? {})
+    .map(([k, v]) => `${k} = ${v}`)
+    .join('\n');
 }
 
 export function textToMeta(text: string): Record<string, string> {

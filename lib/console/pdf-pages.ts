@@ -53,7 +53,15 @@ export function pagesDocument(r: RenderedPdf, name: string, dark: boolean): stri
   const bg = dark ? '#171a20' : '#eef0f3';
   const fg = dark ? '#e7e9ee' : '#161a1f';
   const alt = (i: number) => `Page ${i + 1} of ${name}`.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const imgs = r.pages.map((src, i) => `<img src="${src}" alt="${alt(i)}" style="display:block;width:100%;margin:0 0 12px;box-shadow:0 1px 3px #0003;background:#fff">`).join('');
-  const more = r.total > r.pages.length ? `<p style="font:13px system-ui;color:${fg}">${r.total - r.pages.length} more pages: download the file to see them.</p>` : '';
+  const imgs = r.pages
+    .map(
+      (src, i) =>
+        `<img src="${src}" alt="${alt(i)}" style="display:block;width:100%;margin:0 0 12px;box-shadow:0 1px 3px #0003;background:#fff">`,
+    )
+    .join('');
+  const more =
+    r.total > r.pages.length
+      ? `<p style="font:13px system-ui;color:${fg}">${r.total - r.pages.length} more pages: download the file to see them.</p>`
+      : '';
   return `<!doctype html><meta charset="utf-8"><body style="margin:0;padding:12px;background:${bg}">${imgs}${more}</body>`;
 }

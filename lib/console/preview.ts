@@ -29,7 +29,9 @@ export function prettyXml(source: string): string {
     if (node.nodeType === Node.COMMENT_NODE) return void out.push(`${pad}<!--${node.textContent}-->`);
     if (node.nodeType !== Node.ELEMENT_NODE) return;
     const el = node as Element;
-    const attrs = Array.from(el.attributes).map((a) => ` ${a.name}="${a.value}"`).join('');
+    const attrs = Array.from(el.attributes)
+      .map((a) => ` ${a.name}="${a.value}"`)
+      .join('');
     const kids = Array.from(el.childNodes).filter((c) => c.nodeType !== Node.TEXT_NODE || c.textContent?.trim());
     if (kids.length === 0) return void out.push(`${pad}<${el.tagName}${attrs}/>`);
     if (kids.length === 1 && kids[0].nodeType === Node.TEXT_NODE)

@@ -46,7 +46,15 @@ function openPostgres(url: string): Database {
     query: async (text, params) => (await pool.query(text, params)).rows,
   };
   const prisma = newClient(new PrismaPg(pool));
-  return { kind: 'postgres', prisma, sql, close: async () => { await prisma.$disconnect(); await pool.end(); } };
+  return {
+    kind: 'postgres',
+    prisma,
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
 }
 
 async function openPglite(dataDir?: string): Promise<Database> {
@@ -57,7 +65,15 @@ async function openPglite(dataDir?: string): Promise<Database> {
     query: async (text, params) => (await lite.query(text, params)).rows as never,
   };
   const prisma = newClient(new PrismaPGlite(lite));
-  return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await lite.close(); } };
+  return {
+    kind: 'pglite',
+    prisma,
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await lite.close();
+    },
+  };
 }
 
 function newClient(adapter: PrismaPg | PrismaPGlite): PrismaClient {

@@ -24,9 +24,13 @@ const HOSTILE = [
 describe('decodeCursor', () => {
   it('reads back what encodeCursor wrote', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), fc.uuid(), (createdAt, id) => {
-        expect(decodeCursor(encodeCursor({ createdAt, id }))).toEqual({ createdAt, id });
-      }),
+      fc.property(
+        fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+        fc.uuid(),
+        (createdAt, id) => {
+          expect(decodeCursor(encodeCursor({ createdAt, id }))).toEqual({ createdAt, id });
+        },
+      ),
     );
   });
   it('refuses ids that are not UUIDs and times PostgreSQL cannot hold', () => {
@@ -41,7 +45,9 @@ describe('a hostile cursor reaches no query', () => {
   it('answers 422 validation, not a database error', async () => {
     const owner = await createTestOwner(w.db.prisma, 'A');
     for (const cursor of HOSTILE.filter(Boolean)) {
-      const err = await listEntries({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, query: { limit: 5, cursor } }).catch((e) => e);
+      const err = await listEntries({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, query: { limit: 5, cursor } }).catch(
+        (e) => e,
+      );
       expect(err, cursor).toBeInstanceOf(ApiError);
       expect((err as ApiError).key).toBe('validation');
     }

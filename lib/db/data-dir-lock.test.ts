@@ -15,7 +15,8 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const holder = (pid: number, host = os.hostname()) => JSON.stringify({ pid, host, what: 'a Silo server', since: '2026-11-23T00:00:00.000Z' });
+const holder = (pid: number, host = os.hostname()) =>
+  JSON.stringify({ pid, host, what: 'a Silo server', since: '2026-11-23T00:00:00.000Z' });
 
 it('is taken and released; its file names the holder', async () => {
   const release = lockDataDir(lock, 'fsck');

@@ -56,7 +56,8 @@ export function lockDataDir(lockFile: string, what: string): () => void {
     }
     const holder = readHolder(lockFile);
     // A holder on another host (a container sharing the volume) cannot be checked: never guess.
-    if (holder && (holder.host !== os.hostname() || (holder.pid !== process.pid && processAlive(holder.pid)))) throw new DataDirInUse(lockFile, holder);
+    if (holder && (holder.host !== os.hostname() || (holder.pid !== process.pid && processAlive(holder.pid))))
+      throw new DataDirInUse(lockFile, holder);
     unlinkQuietly(lockFile); // stale: its process is gone
   }
   throw new Error(`could not take the lock ${lockFile}`);

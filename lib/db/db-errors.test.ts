@@ -53,7 +53,9 @@ describe.each(databases)('on %s', (kind) => {
       expect(new Set(results.map((r) => JSON.stringify(r.entry))).size).toBe(1);
     }
     // A different id with a taken key is still refused.
-    const clash = await createEntry({ db: p, target, input: { key: 'inv-0', folder: '', name: '', meta: {} }, id: randomUUID() }).catch((e) => e);
+    const clash = await createEntry({ db: p, target, input: { key: 'inv-0', folder: '', name: '', meta: {} }, id: randomUUID() }).catch(
+      (e) => e,
+    );
     expect(clash.key).toBe('conflict');
     expect(clash.message).toMatch(/already has the key/);
   });

@@ -7,12 +7,14 @@ const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: as
 afterAll(() => lite.close());
 
 describe('migrate', () => {
-  it('applies the checked-in migrations once, in order, into Prisma\'s history table', async () => {
+  it("applies the checked-in migrations once, in order, into Prisma's history table", async () => {
     const migrations = await readMigrations();
     expect(migrations.length).toBeGreaterThan(0);
     expect(await migrate(sql, migrations, { lock: false })).toEqual(migrations.map((m) => m.name));
     expect(await migrate(sql, migrations, { lock: false })).toEqual([]);
-    const history = await sql.query<{ migration_name: string; checksum: string }>('SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name');
+    const history = await sql.query<{ migration_name: string; checksum: string }>(
+      'SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     expect(history).toEqual(migrations.map((m) => ({ migration_name: m.name, checksum: m.checksum })));
     const tables = await sql.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
     expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(['owners', 'entries', 'files', 'file_slots', 'blobs', 'users']));

@@ -66,7 +66,9 @@ export async function migrate(db: SqlRunner, migrations: Migration[], opts: { lo
         if (seen !== m.checksum) log.warn({ migration: m.name }, 'migration was edited after it was applied');
         continue;
       }
-      await db.exec(`BEGIN;\n${m.sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ('${randomUUID()}', '${m.checksum}', '${m.name.replace(/'/g, "''")}', now(), 1);\nCOMMIT;`);
+      await db.exec(
+        `BEGIN;\n${m.sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ('${randomUUID()}', '${m.checksum}', '${m.name.replace(/'/g, "''")}', now(), 1);\nCOMMIT;`,
+      );
       applied.push(m.name);
     }
     return applied;

@@ -14,7 +14,11 @@ export async function countAuthorizeCall(address: string): Promise<void> {
 }
 
 /** The client credentials checked by `verify`, within the failure and per-application limits. */
-export async function verifyWithinLimits<T extends { id: string }>(address: string, clientId: string, verify: () => Promise<T>): Promise<T> {
+export async function verifyWithinLimits<T extends { id: string }>(
+  address: string,
+  clientId: string,
+  verify: () => Promise<T>,
+): Promise<T> {
   const c = config();
   let app: T;
   try {

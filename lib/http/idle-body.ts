@@ -6,7 +6,10 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '../errors';
 
 const uploadIdle = (idleMs: number) =>
-  new ApiError('upload_idle', `No byte arrived for ${idleMs / 1000} s: the upload ended; its bytes are held, resume with HEAD and Content-Range`);
+  new ApiError(
+    'upload_idle',
+    `No byte arrived for ${idleMs / 1000} s: the upload ended; its bytes are held, resume with HEAD and Content-Range`,
+  );
 
 export async function* idleGuarded(body: Readable, idleMs: number): AsyncGenerator<Buffer> {
   for (;;) {

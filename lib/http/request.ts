@@ -111,7 +111,6 @@ export function readQuery<S extends z.ZodType>(url: string | URL, schema: S): z.
 
 /** A path id that is not a UUID names nothing: 404, as for any unknown id. */
 export function pathId(value: string | undefined, what = 'Not found'): string {
-  if (!value || !isUuid(value))
-    throw new ApiError('not_found', what);
+  if (!value || !isUuid(value)) throw new ApiError('not_found', what);
   return value.toLowerCase();
 }

@@ -36,20 +36,24 @@ export function route(handlers: Partial<Record<Method, Handler>>): Record<Method
       return new Response(null, { status: res.status, headers: res.headers });
     };
   }
-  const allow = METHODS.filter((m) => own[m]).concat('OPTIONS').join(', ');
+  const allow = METHODS.filter((m) => own[m])
+    .concat('OPTIONS')
+    .join(', ');
   own.OPTIONS ??= async () => new Response(null, { status: 204, headers: { Allow: allow } });
 
   const out = {} as Record<Method, (req: Request, ctx: NextContext) => Promise<Response>>;
   for (const method of METHODS) {
     out[method] = async (req, nextCtx) => {
       const requestId = requestIdFrom(req.headers.get('x-request-id'));
-      return withRequestId(requestId, () => handle(req, requestId, async () => {
-        const h = own[method];
-        if (!h) throw new ApiError('method_not_allowed', `${method} is not allowed on this path`, { headers: { Allow: allow } });
-        const raw = (await nextCtx?.params) ?? {};
-        const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
-        return h(req, { params, requestId });
-      }));
+      return withRequestId(requestId, () =>
+        handle(req, requestId, async () => {
+          const h = own[method];
+          if (!h) throw new ApiError('method_not_allowed', `${method} is not allowed on this path`, { headers: { Allow: allow } });
+          const raw = (await nextCtx?.params) ?? {};
+          const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
+          return h(req, { params, requestId });
+        }),
+      );
     };
   }
   return out;

@@ -18,7 +18,9 @@ export async function sessionSecret(): Promise<string> {
   if (fromEnv) return fromEnv;
   if (!g.__siloSessionSecret) {
     if (config().DATABASE_URL)
-      log.warn(`NEXTAUTH_SECRET is not set: console sessions are signed with ${sessionSecretFile()}, which other instances sharing this database do not have; set NEXTAUTH_SECRET on each of them`);
+      log.warn(
+        `NEXTAUTH_SECRET is not set: console sessions are signed with ${sessionSecretFile()}, which other instances sharing this database do not have; set NEXTAUTH_SECRET on each of them`,
+      );
     g.__siloSessionSecret = loadOrCreate(sessionSecretFile());
     g.__siloSessionSecret.catch(() => (g.__siloSessionSecret = undefined));
   }

@@ -42,7 +42,11 @@ async function appRoutes(): Promise<RouteMethods[]> {
 
 /** A Pages Router API route's URL: the source of the rewrite to it, else its own path without /api. */
 async function pagesPathOf(file: string): Promise<string> {
-  const route = `/${file.replace(/\.tsx?$/, '').split(path.sep).slice(1).join('/')}`; // /api/…
+  const route = `/${file
+    .replace(/\.tsx?$/, '')
+    .split(path.sep)
+    .slice(1)
+    .join('/')}`; // /api/…
   const config = (await import(path.join(ROOT, 'next.config.js'))).default;
   const rewrites = await config.rewrites();
   const rewrite = (rewrites.beforeFiles ?? []).find((r: { destination: string }) => r.destination.split('?')[0] === route);
@@ -58,7 +62,12 @@ async function pagesRoutes(): Promise<RouteMethods[]> {
     const handler = (await import(path.join(ROOT, file))).default;
     const headers: Record<string, string> = {};
     const req = { method: 'OPTIONS', headers: {}, query: {}, readableEnded: true, destroyed: false };
-    const res = { statusCode: 200, headersSent: false, setHeader: (k: string, v: string) => void (headers[k.toLowerCase()] = String(v)), end: () => {} };
+    const res = {
+      statusCode: 200,
+      headersSent: false,
+      setHeader: (k: string, v: string) => void (headers[k.toLowerCase()] = String(v)),
+      end: () => {},
+    };
     await handler(req, res);
     expect(res.statusCode, `${file} answers OPTIONS with 405`).toBe(405);
     out.push({ file, path: apiPath, methods: (headers.allow ?? '').split(/,\s*/).filter(Boolean) });

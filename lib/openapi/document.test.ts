@@ -19,7 +19,11 @@ const METHODS = ['get', 'head', 'put', 'post', 'patch', 'delete'];
 describe('openApiDocument', () => {
   const doc = openApiDocument() as unknown as Doc;
   const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
-    METHODS.filter((m) => item[m]).map((m) => ({ at: `${m.toUpperCase()} ${p}`, op: item[m] as Operation, item: item as { parameters?: Operation['parameters'] } })),
+    METHODS.filter((m) => item[m]).map((m) => ({
+      at: `${m.toUpperCase()} ${p}`,
+      op: item[m] as Operation,
+      item: item as { parameters?: Operation['parameters'] },
+    })),
   );
   it('is OpenAPI 3.1 with every endpoint of the contract', () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -50,7 +54,10 @@ describe('openApiDocument', () => {
   });
   it('names every operation once (camelCase) and tags it with a described tag', () => {
     const ids = operations.map((o) => o.op.operationId);
-    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), JSON.stringify(ids)).toBe(true);
+    expect(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      JSON.stringify(ids),
+    ).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     const described = new Set(doc.tags.filter((t) => t.description).map((t) => t.name));
     for (const { at, op } of operations) expect(op.tags?.length && op.tags.every((t) => described.has(t)), at).toBeTruthy();
@@ -60,7 +67,12 @@ describe('openApiDocument', () => {
     for (const { at, op, item } of operations)
       for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])]) expect(p.description, `${at} ${p.name}`).toBeTruthy();
     const open = operations.filter((o) => o.op.security?.length === 0).map((o) => o.at);
-    expect(open.sort()).toEqual(['GET /utils/v1/ping', 'GET /utils/v1/ready', 'POST /access/v1/enrollment/authorize', 'POST /admin/v1/setup']);
+    expect(open.sort()).toEqual([
+      'GET /utils/v1/ping',
+      'GET /utils/v1/ready',
+      'POST /access/v1/enrollment/authorize',
+      'POST /admin/v1/setup',
+    ]);
   });
   it('shows no negative or unsafe number as an example', () => {
     const bad: string[] = [];

@@ -18,12 +18,12 @@ const TAGS = [
   { name: 'Access', description: 'Applications authorize themselves for an enrollment and get a token' },
   { name: 'Entries', description: 'Documents: a name, a folder, a key and meta, with their files' },
   { name: 'Files', description: 'Files of an entry: inline uploads or placeholders, versions, bytes' },
-  { name: 'Uploads', description: 'Streaming, resumable, checksum-verified uploads of a placeholder\'s bytes' },
+  { name: 'Uploads', description: "Streaming, resumable, checksum-verified uploads of a placeholder's bytes" },
   { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
   { name: 'Apps', description: 'Applications and their client credentials (admin)' },
   { name: 'Enrollments', description: 'An application acting for one owner in one environment (admin)' },
   { name: 'Users', description: 'Console users and their workspaces (admin)' },
-  { name: 'Console', description: 'The console\'s setup and its signed-in user' },
+  { name: 'Console', description: "The console's setup and its signed-in user" },
 ];
 
 export function openApiDocument() {
@@ -48,7 +48,7 @@ export function openApiDocument() {
           type: 'apiKey',
           in: 'cookie',
           name: 'next-auth.session-token',
-          description: 'The console\'s session (same-origin requests; mutations need a matching Origin)',
+          description: "The console's session (same-origin requests; mutations need a matching Origin)",
         },
       },
     },

@@ -37,7 +37,14 @@ export const filePaths = (l: DocLimits): ZodOpenApiPathsObject => {
         operationId: 'getFileBytes',
         tags,
         summary: 'Fetch the bytes (Range, If-None-Match supported; HEAD for the headers alone)',
-        parameters: [{ name: 'download', in: 'query', description: '1: sent as an attachment (Content-Disposition)', schema: { type: 'string', enum: ['1'] } }],
+        parameters: [
+          {
+            name: 'download',
+            in: 'query',
+            description: '1: sent as an attachment (Content-Disposition)',
+            schema: { type: 'string', enum: ['1'] },
+          },
+        ],
         responses: { '200': bytes('The bytes'), '206': bytes('A range'), '304': ok('Not modified'), ...errors(401, 404, 409, 416) },
       },
       patch: {

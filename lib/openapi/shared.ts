@@ -17,7 +17,10 @@ export const ok = (description: string, schema?: z.ZodType): ZodOpenApiResponseO
   description,
   ...(schema ? { content: { [JSON_TYPE]: { schema } } } : {}),
 });
-export const bytes = (description: string): ZodOpenApiResponseObject => ({ description, content: { 'application/octet-stream': { schema: BINARY } } });
+export const bytes = (description: string): ZodOpenApiResponseObject => ({
+  description,
+  content: { 'application/octet-stream': { schema: BINARY } },
+});
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed request',

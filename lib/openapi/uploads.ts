@@ -26,12 +26,16 @@ export const uploadPaths = (): ZodOpenApiPathsObject => ({
     },
   },
   '/silo/v1/files/{id}': {
-    parameters: [FILE_ID, { name: 'sig', in: 'query', required: true, description: 'The signature of the signed url', schema: { type: 'string' } }],
+    parameters: [
+      FILE_ID,
+      { name: 'sig', in: 'query', required: true, description: 'The signature of the signed url', schema: { type: 'string' } },
+    ],
     put: {
       operationId: 'uploadToFileUrl',
       tags,
       summary: 'The signed upload url: PUT the raw bytes (to a stored file they are compared)',
-      description: 'The url of a placeholder is the upload capability: no other credential. A stored private file needs its owner\'s credentials.',
+      description:
+        "The url of a placeholder is the upload capability: no other credential. A stored private file needs its owner's credentials.",
       security: OPTIONAL_AUTH,
       requestBody: rawBody(RAW),
       responses: { '200': ok('Stored', FileRecord), '204': held, ...errors(401, 403, 404, 408, 409, 413, 422) },

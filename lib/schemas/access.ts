@@ -36,8 +36,7 @@ export const AuthorizedEnrollment = z
 export type AuthorizedEnrollment = z.infer<typeof AuthorizedEnrollment>;
 
 export const EnrollmentList = listOf(EnrollmentRecord, 'EnrollmentList');
-export const enrollmentListQuery = (maxLimit: number) =>
-  listQuery(maxLimit).extend({ owner_id: uuid.optional(), app_id: uuid.optional() });
+export const enrollmentListQuery = (maxLimit: number) => listQuery(maxLimit).extend({ owner_id: uuid.optional(), app_id: uuid.optional() });
 export const EnrollmentUpdate = z.object({ disabled: z.boolean() }).meta({ id: 'EnrollmentUpdate' });
 
 export const OwnerInput = z.object({ name: text(255, 1) }).meta({ id: 'OwnerInput' });
@@ -49,12 +48,22 @@ export const NewApiKey = z
   .meta({ id: 'NewApiKey', description: 'The key is shown in this response only' });
 export type NewApiKey = z.infer<typeof NewApiKey>;
 export const ApiKeyRecord = z
-  .object({ id: recordId, prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }), sandbox: z.boolean(), created_at: timestamp })
+  .object({
+    id: recordId,
+    prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }),
+    sandbox: z.boolean(),
+    created_at: timestamp,
+  })
   .meta({ id: 'ApiKey' });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
 const ownerName = z.string().meta({ example: 'Acme Ltd' });
 export const OwnerRecord = z
-  .object({ id: recordId, name: ownerName, created_at: timestamp, api_keys: z.array(ApiKeyRecord).optional().meta({ description: 'Unrevoked keys; on GET of one owner' }) })
+  .object({
+    id: recordId,
+    name: ownerName,
+    created_at: timestamp,
+    api_keys: z.array(ApiKeyRecord).optional().meta({ description: 'Unrevoked keys; on GET of one owner' }),
+  })
   .meta({ id: 'Owner' });
 export type OwnerRecord = z.infer<typeof OwnerRecord>;
 export const NewOwner = z
@@ -63,9 +72,17 @@ export const NewOwner = z
 export type NewOwner = z.infer<typeof NewOwner>;
 export const OwnerList = listOf(OwnerRecord, 'OwnerList');
 export const AppRecord = z
-  .object({ id: recordId, name: z.string().meta({ example: 'Billing app' }), client_id: z.string(), trusted: z.boolean(), created_at: timestamp })
+  .object({
+    id: recordId,
+    name: z.string().meta({ example: 'Billing app' }),
+    client_id: z.string(),
+    trusted: z.boolean(),
+    created_at: timestamp,
+  })
   .meta({ id: 'App' });
 export type AppRecord = z.infer<typeof AppRecord>;
-export const NewAppSecret = AppRecord.extend({ client_secret: z.string().meta({ description: 'Shown in this response only' }) }).meta({ id: 'AppWithSecret' });
+export const NewAppSecret = AppRecord.extend({ client_secret: z.string().meta({ description: 'Shown in this response only' }) }).meta({
+  id: 'AppWithSecret',
+});
 export type NewAppSecret = z.infer<typeof NewAppSecret>;
 export const AppList = listOf(AppRecord, 'AppList');

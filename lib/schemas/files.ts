@@ -76,9 +76,7 @@ export type FileUpdate = z.infer<ReturnType<typeof fileUpdate>>;
 const size = z.number().int().min(0).meta({ description: 'Bytes', example: 48213 });
 const hash = z.string().meta({ description: 'Lowercase hex SHA-256 of the bytes', example: HASH_EXAMPLE });
 
-export const PreviousVersion = z
-  .object({ id: recordId, hash, size, created_at: timestamp })
-  .meta({ id: 'PreviousVersion' });
+export const PreviousVersion = z.object({ id: recordId, hash, size, created_at: timestamp }).meta({ id: 'PreviousVersion' });
 export type PreviousVersion = z.infer<typeof PreviousVersion>;
 
 export const FileRecord = z

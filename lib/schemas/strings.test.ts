@@ -16,14 +16,24 @@ const fileLimits = { maxFileBytes: 1e9, meta: DEFAULT_META_LIMITS };
 const CASES: [string, z.ZodType, Record<string, unknown>, string[]][] = [
   ['entry', entryInput(DEFAULT_META_LIMITS), { key: 'k', folder: 'f', name: 'n' }, ['key', 'folder', 'name']],
   ['entry patch', entryUpdate(DEFAULT_META_LIMITS), { key: 'k', folder: 'f', name: 'n' }, ['key', 'folder', 'name']],
-  ['file', fileInput(fileLimits), { name: 'n', key: 'k', desc: 'd', mime: 'text/plain', sha256: 'a'.repeat(64), size: 1 }, ['name', 'key', 'desc', 'mime', 'sha256']],
+  [
+    'file',
+    fileInput(fileLimits),
+    { name: 'n', key: 'k', desc: 'd', mime: 'text/plain', sha256: 'a'.repeat(64), size: 1 },
+    ['name', 'key', 'desc', 'mime', 'sha256'],
+  ],
   ['file patch', fileUpdate(fileLimits), { desc: 'd' }, ['desc']],
   ['owner', OwnerInput, { name: 'n' }, ['name']],
   ['app', AppInput, { name: 'n' }, ['name']],
   ['user', UserInput, { email: 'a@b.c', name: 'n', password: 'long enough' }, ['email', 'name']],
   ['user patch', UserUpdate, { name: 'n' }, ['name']],
   ['setup', SetupInput, { token: 't', email: 'a@b.c', password: 'long enough' }, ['email', 'name']],
-  ['authorize', AuthorizeInput, { client_id: 'app_x', client_secret: 's', owner_id: '00000000-0000-0000-0000-000000000000' }, ['client_id', 'owner_id']],
+  [
+    'authorize',
+    AuthorizeInput,
+    { client_id: 'app_x', client_secret: 's', owner_id: '00000000-0000-0000-0000-000000000000' },
+    ['client_id', 'owner_id'],
+  ],
   ['entry list query', entryListQuery(100), { folder: 'f', key: 'k', cursor: 'c' }, ['folder', 'key', 'cursor']],
 ];
 
@@ -31,7 +41,8 @@ describe('string fields refuse NUL and unpaired surrogates', () => {
   it.each(CASES)('%s', (_, schema, valid, fields) => {
     expect(schema.safeParse(valid).success).toBe(true);
     for (const field of fields)
-      for (const bad of HOSTILE) expect(schema.safeParse({ ...valid, [field]: bad }).success, `${field}=${JSON.stringify(bad)}`).toBe(false);
+      for (const bad of HOSTILE)
+        expect(schema.safeParse({ ...valid, [field]: bad }).success, `${field}=${JSON.stringify(bad)}`).toBe(false);
   });
   it('meta keys and values', () => {
     const schemas = [entryInput(DEFAULT_META_LIMITS), entryUpdate(DEFAULT_META_LIMITS), fileUpdate(fileLimits)];

@@ -21,11 +21,14 @@ describe.each(testDatabases())('fsck (%s)', (database) => {
     w = await testWorld({ database });
     const owner = await createTestOwner(w.db.prisma, 'Acme');
     scope = { owners: [owner.id], sandbox: false };
-    entryId = (await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
+    entryId = (
+      await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
+    ).entry.id;
   });
   afterAll(() => w.close());
 
-  const create = async (input: object) => (await createFile({ db: w.db.prisma, store: w.store, scope, entryId, input: parse(input), limits: LIMITS })).file;
+  const create = async (input: object) =>
+    (await createFile({ db: w.db.prisma, store: w.store, scope, entryId, input: parse(input), limits: LIMITS })).file;
   const blobFile = (hash: string) => path.join(w.storeDir, 'sha256', hash.slice(0, 2), hash);
 
   it('finds missing and damaged blobs, lists unreferenced blobs and held copies, and fixes only what it may', async () => {

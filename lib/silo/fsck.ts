@@ -68,7 +68,10 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
       // freed) by a running server between the two reads is no problem.
       if (await problemOf(store, expected, opts)) {
         const confirmed = await underBlobLock(db, row.hash, async (tx) => {
-          const still = await tx.file.findFirst({ where: { hash: row.hash, stored: true }, select: { id: true, entryId: true, name: true } });
+          const still = await tx.file.findFirst({
+            where: { hash: row.hash, stored: true },
+            select: { id: true, entryId: true, name: true },
+          });
           const problem = still && (await problemOf(store, expected, opts));
           return problem && { ...problem, example: { fileId: still.id, entryId: still.entryId, name: still.name } };
         });
@@ -86,7 +89,11 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
   return report;
 }
 
-async function problemOf(store: BlobStore, want: { hash: string; size: number }, opts: FsckOptions): Promise<Pick<BadBlob, 'problem' | 'actual'> | undefined> {
+async function problemOf(
+  store: BlobStore,
+  want: { hash: string; size: number },
+  opts: FsckOptions,
+): Promise<Pick<BadBlob, 'problem' | 'actual'> | undefined> {
   const size = await store.blobSize(want.hash);
   if (size === undefined) return { problem: 'missing' };
   if (size !== want.size) return { problem: 'wrong_size', actual: { size } };
@@ -101,7 +108,12 @@ async function unreferencedBlobs(db: Db, store: BlobStore): Promise<BlobInfo[]> 
   const out: BlobInfo[] = [];
   let batch: BlobInfo[] = [];
   const flush = async () => {
-    const unref = new Set(await unreferencedAmong(db, batch.map((b) => b.hash)));
+    const unref = new Set(
+      await unreferencedAmong(
+        db,
+        batch.map((b) => b.hash),
+      ),
+    );
     out.push(...batch.filter((b) => unref.has(b.hash)));
     batch = [];
   };
@@ -117,7 +129,10 @@ async function heldCopies(db: Db, store: BlobStore): Promise<HeldCopy[]> {
   const held = await store.listHeld();
   const ids = held.map((h) => h.uploadId).filter((id) => UUID.test(id));
   const files = new Map(
-    (await db.file.findMany({ where: { id: { in: ids } }, select: { id: true, stored: true, uploadExpiresAt: true } })).map((f) => [f.id, f]),
+    (await db.file.findMany({ where: { id: { in: ids } }, select: { id: true, stored: true, uploadExpiresAt: true } })).map((f) => [
+      f.id,
+      f,
+    ]),
   );
   const now = Date.now();
   const out: HeldCopy[] = [];

@@ -14,10 +14,13 @@ describe('listEntries', () => {
     const owner = await createTestOwner(db, 'A');
     const target = { ownerId: owner.id, sandbox: false };
     const ids: string[] = [];
-    for (let i = 0; i < 9; i++) ids.push((await createEntry({ db, target, input: { folder: i < 3 ? 'x' : '', name: `${i}`, meta: {} } })).entry.id);
+    for (let i = 0; i < 9; i++)
+      ids.push((await createEntry({ db, target, input: { folder: i < 3 ? 'x' : '', name: `${i}`, meta: {} } })).entry.id);
     const same = new Date('2026-01-01T00:00:00.000Z');
     await db.entry.updateMany({ where: { id: { in: ids.slice(2, 7) } }, data: { createdAt: same } });
-    const expected = (await db.entry.findMany({ where: { ownerId: owner.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map((e) => e.id);
+    const expected = (await db.entry.findMany({ where: { ownerId: owner.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map(
+      (e) => e.id,
+    );
     for (const limit of [1, 2, 4]) {
       const seen: string[] = [];
       let cursor: string | undefined;

@@ -48,7 +48,7 @@ describe.each(testDatabases())('store binding (%s)', (database) => {
     }
   });
 
-  it("a store is claimed by the first database and refused to another", async () => {
+  it('a store is claimed by the first database and refused to another', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-bind-'));
     try {
       const id = await bindStore(w.db.prisma, new LocalDiskStore(dir));
@@ -74,9 +74,14 @@ describe.each(testDatabases())('store binding (%s)', (database) => {
       // the database has no stored file: nothing to lose
       expect(await movedDefaultProblem(other.db.prisma, o)).toBeUndefined();
       const owner = await createTestOwner(other.db.prisma, 'A');
-      const entry = (await createEntry({ db: other.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })).entry;
+      const entry = (
+        await createEntry({ db: other.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })
+      ).entry;
       await createFile({
-        db: other.db.prisma, store: other.store, scope: { owners: [owner.id], sandbox: false }, entryId: entry.id,
+        db: other.db.prisma,
+        store: other.store,
+        scope: { owners: [owner.id], sandbox: false },
+        entryId: entry.id,
         input: parseFileInput({ name: 'x', data: 'eA==' }),
         limits: { maxInlineBytes: 1e6, maxFileBytes: 1e6, uploadTtlSeconds: 60 },
       });

@@ -18,7 +18,10 @@ export async function bindStore(db: Db, store: BlobStore): Promise<string> {
  * empty folder while the old one holds files would make every stored file answer "missing".
  * Returns why the server must not start, or undefined.
  */
-export async function movedDefaultProblem(db: Db, o: { store: BlobStore; storeDir: string; oldStore: BlobStore; oldDir: string }): Promise<string | undefined> {
+export async function movedDefaultProblem(
+  db: Db,
+  o: { store: BlobStore; storeDir: string; oldStore: BlobStore; oldDir: string },
+): Promise<string | undefined> {
   if (await any(o.store.listBlobs())) return undefined;
   if (!(await any(o.oldStore.listBlobs()))) return undefined;
   const stored = await db.file.count({ where: { stored: true } });

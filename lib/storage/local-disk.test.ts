@@ -50,7 +50,9 @@ describe('LocalDiskStore', () => {
   });
 
   it('refuses past maxBytes and drops what it held', async () => {
-    await expect(store.receive('a', chunks(Buffer.alloc(60), Buffer.alloc(60)), { offset: 0, maxBytes: 100 })).rejects.toBeInstanceOf(BlobTooLarge);
+    await expect(store.receive('a', chunks(Buffer.alloc(60), Buffer.alloc(60)), { offset: 0, maxBytes: 100 })).rejects.toBeInstanceOf(
+      BlobTooLarge,
+    );
     expect(await store.heldSize('a')).toBe(0);
   });
 
@@ -87,7 +89,10 @@ describe('LocalDiskStore', () => {
     const listed = [];
     for await (const blob of store.listBlobs()) listed.push({ hash: blob.hash, size: blob.size });
     expect(listed.sort((x, y) => x.hash.localeCompare(y.hash))).toEqual(
-      [{ hash: a.hash, size: 3 }, { hash: b.hash, size: 0 }].sort((x, y) => x.hash.localeCompare(y.hash)),
+      [
+        { hash: a.hash, size: 3 },
+        { hash: b.hash, size: 0 },
+      ].sort((x, y) => x.hash.localeCompare(y.hash)),
     );
     expect(await store.blobSize(a.hash)).toBe(3);
     expect(await store.blobSize(sha(Buffer.from('absent')))).toBeUndefined();
@@ -159,7 +164,9 @@ describe('LocalDiskStore on a failing disk', () => {
     const first = big.subarray(0, 1024 * 1024);
     await faulty.receive('u', chunks(first), { offset: 0, maxBytes: 10e6 });
     disk.full(1000);
-    await expect(faulty.receive('u', chunks(big.subarray(first.length)), { offset: first.length, maxBytes: 10e6 })).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(faulty.receive('u', chunks(big.subarray(first.length)), { offset: first.length, maxBytes: 10e6 })).rejects.toMatchObject({
+      code: 'ENOSPC',
+    });
     expect(await faulty.heldSize('u')).toBe(first.length);
     disk.heal();
     const got = await faulty.receive('u', chunks(big.subarray(first.length)), { offset: first.length, maxBytes: 10e6 });

@@ -220,7 +220,9 @@ export class LocalDiskStore implements BlobStore {
       id = (JSON.parse(text) as { database_id?: unknown }).database_id;
     } catch {}
     if (typeof id !== 'string' || !id)
-      throw new Error(`the blob store's ${marker} is unreadable; it should name the database the store belongs to (see docs/api.md, Storage)`);
+      throw new Error(
+        `the blob store's ${marker} is unreadable; it should name the database the store belongs to (see docs/api.md, Storage)`,
+      );
     return id;
   }
 

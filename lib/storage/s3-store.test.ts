@@ -31,16 +31,27 @@ it('survives the process that held the upload: one killed mid-way is resumed her
   const total = 30 * MiB + 11;
   const sent = 20 * MiB + 5; // the child sends this much, then hangs until killed
   const tsx = createRequire(import.meta.url).resolve('tsx');
-  const child = spawn(process.execPath, ['--import', tsx, path.join(__dirname, '../testing/s3-receive-child.ts'), s3.endpoint, bucket, 'crash', String(sent)], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', tsx, path.join(__dirname, '../testing/s3-receive-child.ts'), s3.endpoint, bucket, 'crash', String(sent)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    },
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     // Two 8 MiB parts are sent and recorded; the 4 MiB after them exist only in the child's memory.
     // s3rver rewrites an object in place (S3 replaces it whole), so a poll may catch the child's
     // state object half written: such a read counts as "not yet".
-    await until(async () => (await store().heldSize('crash').catch(() => -1)) === 16 * MiB, 60_000);
+    await until(
+      async () =>
+        (await store()
+          .heldSize('crash')
+          .catch(() => -1)) ===
+        16 * MiB,
+      60_000,
+    );
   } finally {
     child.kill('SIGKILL');
     await exited;

@@ -33,7 +33,11 @@ export function describeBlobStore(name: string, open: () => Promise<StoreWorld>)
       return out;
     };
     const held = async (s = store) => (await s.listHeld()).map((h) => h.uploadId).sort();
-    const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable('it should fail'), (err: Error) => err);
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => expect.unreachable('it should fail'),
+        (err: Error) => err,
+      );
     /** Nothing readable under the hash, and no blob at all. */
     const invisible = async (hash: string) => {
       expect(await store.exists(hash)).toBe(false);
@@ -148,7 +152,11 @@ export function describeBlobStore(name: string, open: () => Promise<StoreWorld>)
       await w.reopen().commitHeld('big', hash);
       expect(await held()).toEqual([]);
       expect((await readAll(await store.read(hash))).equals(bytes)).toBe(true);
-      for (const [start, end] of [[8 * MiB - 1, 8 * MiB], [16 * MiB - 3, 40 * MiB + 4], [40 * MiB + 4, 40 * MiB + 4]]) {
+      for (const [start, end] of [
+        [8 * MiB - 1, 8 * MiB],
+        [16 * MiB - 3, 40 * MiB + 4],
+        [40 * MiB + 4, 40 * MiB + 4],
+      ]) {
         expect((await readAll(await store.read(hash, { start, end }))).equals(slice(bytes, start, end))).toBe(true);
       }
     });
@@ -251,6 +259,5 @@ export function describeBlobStore(name: string, open: () => Promise<StoreWorld>)
       expect(await held()).toEqual([]);
       expect(await blobs()).toEqual([]);
     });
-
   });
 }

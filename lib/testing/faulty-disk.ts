@@ -8,12 +8,17 @@ import type { DiskIo } from '../storage/local-disk';
 export type DiskCall = 'write' | 'open' | 'rename' | 'link' | 'unlink' | 'rm' | 'mkdir' | 'truncate';
 
 const errno = (code: string, syscall: string, target?: string) =>
-  Object.assign(new Error(`${code}: ${code === 'ENOSPC' ? 'no space left on device' : 'read-only file system'}, ${syscall}${target ? ` '${target}'` : ''}`), {
-    code,
-    errno: code === 'ENOSPC' ? -28 : -30,
-    syscall,
-    path: target,
-  });
+  Object.assign(
+    new Error(
+      `${code}: ${code === 'ENOSPC' ? 'no space left on device' : 'read-only file system'}, ${syscall}${target ? ` '${target}'` : ''}`,
+    ),
+    {
+      code,
+      errno: code === 'ENOSPC' ? -28 : -30,
+      syscall,
+      path: target,
+    },
+  );
 
 export class FaultyDisk {
   /** bytes the disk still takes; undefined: no limit */
@@ -126,7 +131,8 @@ export class FaultyDisk {
   };
 }
 
-const present = (p: string) => fsp.stat(p).then(
-  () => true,
-  () => false,
-);
+const present = (p: string) =>
+  fsp.stat(p).then(
+    () => true,
+    () => false,
+  );

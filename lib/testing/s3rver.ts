@@ -34,9 +34,13 @@ export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3R
 
 export async function startS3rver(): Promise<LocalS3> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-s3rver-'));
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', SERVER, createRequire(import.meta.url).resolve('s3rver'), dir], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', '-e', SERVER, createRequire(import.meta.url).resolve('s3rver'), dir],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const port = await listeningPort(child);
   const endpoint = `http://127.0.0.1:${port}`;
   const client = () =>
@@ -54,7 +58,10 @@ export async function startS3rver(): Promise<LocalS3> {
     endpoint,
     client,
     async createBucket(hint) {
-      const name = `${hint.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40)}-${++n}`;
+      const name = `${hint
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, '-')
+        .slice(0, 40)}-${++n}`;
       await admin.send(new CreateBucketCommand({ Bucket: name }));
       return name;
     },

@@ -9,7 +9,12 @@ const SERVICES: Record<string, string[]> = { access: ['v1'], silo: ['v1'], utils
 const notFound = async (_req: unknown, _res: unknown, ctx: { query: Record<string, string | undefined> }) => {
   const { service = '', version = '' } = ctx.query;
   if (!SERVICES[service]?.includes(version))
-    throw new ApiError('unknown_version', `There is no service ${service}/${version}; this instance serves ${Object.entries(SERVICES).map(([s, v]) => `${s}/${v.join(',')}`).join(' ')}`);
+    throw new ApiError(
+      'unknown_version',
+      `There is no service ${service}/${version}; this instance serves ${Object.entries(SERVICES)
+        .map(([s, v]) => `${s}/${v.join(',')}`)
+        .join(' ')}`,
+    );
   throw new ApiError('not_found', 'No such path');
 };
 

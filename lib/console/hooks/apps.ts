@@ -18,8 +18,16 @@ export interface NewApp {
 
 /** The answer carries the client secret, shown once. */
 export const useCreateApp = (after?: After<App, NewApp>) =>
-  useApiMutation((app: NewApp) => api<App>(BASE, { method: 'POST', body: app }), () => [appKeys.all], after);
+  useApiMutation(
+    (app: NewApp) => api<App>(BASE, { method: 'POST', body: app }),
+    () => [appKeys.all],
+    after,
+  );
 
 /** The old secret stops working at once; the answer carries the new one. */
 export const useRotateSecret = (after?: After<App, string>) =>
-  useApiMutation((id: string) => api<App>(`${BASE}/${id}/secret`, { method: 'POST' }), () => [], after);
+  useApiMutation(
+    (id: string) => api<App>(`${BASE}/${id}/secret`, { method: 'POST' }),
+    () => [],
+    after,
+  );

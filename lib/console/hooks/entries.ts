@@ -40,8 +40,16 @@ export interface NewEntry {
 }
 
 export const useCreateEntry = (owner: string, sandbox: boolean, after?: After<Entry, NewEntry>) =>
-  useApiMutation((body: NewEntry) => api<Entry>(BASE, { method: 'POST', owner, sandbox, body }), () => [entryKeys.list(owner)], after);
+  useApiMutation(
+    (body: NewEntry) => api<Entry>(BASE, { method: 'POST', owner, sandbox, body }),
+    () => [entryKeys.list(owner)],
+    after,
+  );
 
 /** Deletes the entry and all its files. */
 export const useDeleteEntry = (owner: string, entryId: string, after?: After<void, void>) =>
-  useApiMutation(() => api<void>(`${BASE}/${entryId}`, { method: 'DELETE' }), () => [entryKeys.list(owner)], after);
+  useApiMutation(
+    () => api<void>(`${BASE}/${entryId}`, { method: 'DELETE' }),
+    () => [entryKeys.list(owner)],
+    after,
+  );

@@ -8,7 +8,11 @@ export interface After<R, V> {
   onError?(err: Error): void;
 }
 
-export function useApiMutation<R, V = void>(mutationFn: (vars: V) => Promise<R>, stale: (result: R, vars: V) => QueryKey[], after: After<R, V> = {}) {
+export function useApiMutation<R, V = void>(
+  mutationFn: (vars: V) => Promise<R>,
+  stale: (result: R, vars: V) => QueryKey[],
+  after: After<R, V> = {},
+) {
   const queries = useQueryClient();
   return useMutation<R, Error, V>({
     mutationFn,

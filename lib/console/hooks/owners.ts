@@ -17,7 +17,11 @@ export const useOwner = (id: string) => useQuery({ queryKey: ownerKeys.one(id), 
 
 /** The answer carries the two new API keys, shown once. */
 export const useCreateOwner = (after?: After<Owner, string>) =>
-  useApiMutation((name: string) => api<Owner>(BASE, { method: 'POST', body: { name } }), () => [ownerKeys.all], after);
+  useApiMutation(
+    (name: string) => api<Owner>(BASE, { method: 'POST', body: { name } }),
+    () => [ownerKeys.all],
+    after,
+  );
 
 export const useCreateKey = (ownerId: string, after?: After<ApiKey, boolean>) =>
   useApiMutation(
@@ -27,4 +31,8 @@ export const useCreateKey = (ownerId: string, after?: After<ApiKey, boolean>) =>
   );
 
 export const useRevokeKey = (ownerId: string, after?: After<void, string>) =>
-  useApiMutation((keyId: string) => api<void>(`${BASE}/${ownerId}/keys/${keyId}`, { method: 'DELETE' }), () => [ownerKeys.one(ownerId)], after);
+  useApiMutation(
+    (keyId: string) => api<void>(`${BASE}/${ownerId}/keys/${keyId}`, { method: 'DELETE' }),
+    () => [ownerKeys.one(ownerId)],
+    after,
+  );

@@ -8,7 +8,9 @@ export const DEVICE_COOKIE = 'silo-device';
 const MAX_AGE = 180 * 24 * 3600;
 
 async function mac(email: string, nonce: string): Promise<string> {
-  return createHmac('sha256', await sessionSecret()).update(`known-device\0${email}\0${nonce}`).digest('base64url');
+  return createHmac('sha256', await sessionSecret())
+    .update(`known-device\0${email}\0${nonce}`)
+    .digest('base64url');
 }
 
 /** The device id of a cookie value, when it proves a past sign-in to `email`. */

@@ -18,7 +18,8 @@ afterAll(() => w.close());
 describe('withinSignInLimits', () => {
   it('locks an account for unknown browsers after its failures, right password included', async () => {
     const email = `${randomUUID()}@example.com`;
-    for (let i = 0; i < FAILURES_PER_ACCOUNT; i++) expect(await withinSignInLimits({ email, address: `198.51.100.${i}` }, wrong)).toBeUndefined();
+    for (let i = 0; i < FAILURES_PER_ACCOUNT; i++)
+      expect(await withinSignInLimits({ email, address: `198.51.100.${i}` }, wrong)).toBeUndefined();
     await expect(withinSignInLimits({ email, address: '203.0.113.1' }, right)).rejects.toThrow(/^Too many attempts; try again in 15 min$/);
     // the owner's browser, known to the account, is not locked by them
     expect(await withinSignInLimits({ email, address: '203.0.113.1', device: 'dev1' }, right)).toEqual({ id: 'u' });

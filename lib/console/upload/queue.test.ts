@@ -40,8 +40,7 @@ function fakeNet() {
   return { net, hashes, placeholders, sends, heads, answerHead: (fn: typeof head) => void (head = fn) };
 }
 
-const record = (name: string, id: string, url: string, stored = false) =>
-  ({ id, name, url, stored, entry_id: 'e1' }) as FileRecord;
+const record = (name: string, id: string, url: string, stored = false) => ({ id, name, url, stored, entry_id: 'e1' }) as FileRecord;
 const file = (name: string, size = 10) => new File(['x'.repeat(size)], name, { type: 'text/plain' });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
@@ -90,7 +89,17 @@ describe('UploadQueue', () => {
       {
         entryId: 'e1',
         fileId: undefined,
-        body: { name: 'a.txt', mime: 'text/plain', sha256: 'sha-0', size: 10, category: 'format', key: 'inv-1', desc: 'UBL', private: false, embeddable: false },
+        body: {
+          name: 'a.txt',
+          mime: 'text/plain',
+          sha256: 'sha-0',
+          size: 10,
+          category: 'format',
+          key: 'inv-1',
+          desc: 'UBL',
+          private: false,
+          embeddable: false,
+        },
       },
     ]);
     expect(t.sends[0].o).toMatchObject({ url: '/upload/1', offset: 0, mime: 'text/plain' });

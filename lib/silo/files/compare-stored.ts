@@ -8,7 +8,11 @@ import { ApiError } from '../../errors';
 const differs = () => new ApiError('conflict', 'The file is stored already, with other bytes');
 
 /** `declaredLength`: the request's Content-Length, when it sent one (another length differs unread). */
-export async function compareWithStored(file: File, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, declaredLength?: number): Promise<File> {
+export async function compareWithStored(
+  file: File,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  declaredLength?: number,
+): Promise<File> {
   const size = Number(file.size);
   if (declaredLength !== undefined && declaredLength !== size) throw differs();
   const hasher = createHash('sha256');

@@ -60,5 +60,9 @@ export async function markLeased(tx: Tx, rows: RemovedFile[]): Promise<RemovedFi
 export async function releaseBytes(db: Db, store: BlobStore, files: RemovedFile[]): Promise<void> {
   const later = (err: unknown) => log.warn({ err }, 'bytes not freed yet; the sweep will');
   for (const f of files) if (!f.stored && !f.leased) await store.dropHeld(f.id).catch(later);
-  await freeBlobs(db, store, files.filter((f) => f.stored).map((f) => f.hash)).catch(later);
+  await freeBlobs(
+    db,
+    store,
+    files.filter((f) => f.stored).map((f) => f.hash),
+  ).catch(later);
 }

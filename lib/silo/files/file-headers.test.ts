@@ -37,7 +37,12 @@ describe('fileHeaders never holds a value HTTP cannot carry', () => {
   const settable = (h: Record<string, string>) => Object.entries(h).forEach(([k, v]) => validateHeaderValue(k, v));
   it('whatever name and mime a row holds (rows from before a rule existed too)', () => {
     // \u0100 in a parameter made every GET of that file a 500; so did a lone surrogate in a name.
-    for (const [name, mime] of [['a.txt', 'text/plain; x=\u0100'], ['a\ud800.txt', 'text/plain'], ['x', 'text/plain\r\nX-Evil: 1'], ['x', 'a/b; q="\u00e9"']]) {
+    for (const [name, mime] of [
+      ['a.txt', 'text/plain; x=\u0100'],
+      ['a\ud800.txt', 'text/plain'],
+      ['x', 'text/plain\r\nX-Evil: 1'],
+      ['x', 'a/b; q="\u00e9"'],
+    ]) {
       const h = fileHeaders({ ...base, name, mime }, false);
       expect(() => settable(h)).not.toThrow();
       expect(h['Content-Type']).toBe(mime === 'text/plain' ? mime : 'application/octet-stream');

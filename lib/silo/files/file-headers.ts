@@ -4,7 +4,16 @@
 import type { ByteRange } from '../../storage/blob-store';
 import { isMediaType } from '../../schemas/media-type';
 
-const INLINE_SAFE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'text/plain']);
+const INLINE_SAFE = new Set([
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'text/plain',
+]);
 
 const baseType = (mime: string) => mime.split(';')[0].trim().toLowerCase();
 const isInlineSafe = (mime: string) => INLINE_SAFE.has(baseType(mime));

@@ -41,7 +41,7 @@ export async function findFileByUrl({ db, secret, id, sig }: FindFileByUrlOption
 /** A private file's link needs its owner's credentials as well. */
 export async function assertMayRead(db: Db, file: File, scope: Scope | undefined): Promise<void> {
   if (!file.private) return;
-  if (!scope) throw new ApiError('unauthorized', 'This file is private: send the owner\'s credentials');
+  if (!scope) throw new ApiError('unauthorized', "This file is private: send the owner's credentials");
   const entry = await db.entry.findUnique({ where: { id: file.entryId } });
   if (!entry || !inScope(scope, entry.ownerId, entry.sandbox)) throw fileNotFound();
 }

@@ -45,8 +45,11 @@ export async function receiveUpload(o: ReceiveUploadOptions): Promise<UploadOutc
   if (!file.stored) {
     const range = parseUploadRange(o.contentRange, Number(file.size));
     refuseDeclaredExcess(o.declaredLength, range, Number(file.size));
-    const outcome = await withUploadLease(o.db, file.id, o.idleMs ?? DEFAULT_IDLE_MS, async (lease): Promise<UploadOutcome | undefined> =>
-      lease.file.stored ? undefined : receiveHeld(o, lease, range),
+    const outcome = await withUploadLease(
+      o.db,
+      file.id,
+      o.idleMs ?? DEFAULT_IDLE_MS,
+      async (lease): Promise<UploadOutcome | undefined> => (lease.file.stored ? undefined : receiveHeld(o, lease, range)),
     );
     if (outcome) return outcome;
     // Stored meanwhile (another upload or an inline completion won): compare, as for any stored file.
@@ -81,12 +84,14 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
       headers: { 'Upload-Offset': String(held), 'Upload-Length': String(size) },
     });
   const limit = range?.end !== undefined ? range.end + 1 : size;
-  const got = await o.store.receive(f.id, whileLeased(o.source, lease), { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash }).catch(async (err) => {
-    // Too many bytes: the store kept what was held before this request (item 10 of issue 9).
-    if (isBlobTooLarge(err)) throw tooLarge(limit, size);
-    if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id);
-    throw err;
-  });
+  const got = await o.store
+    .receive(f.id, whileLeased(o.source, lease), { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash })
+    .catch(async (err) => {
+      // Too many bytes: the store kept what was held before this request (item 10 of issue 9).
+      if (isBlobTooLarge(err)) throw tooLarge(limit, size);
+      if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id);
+      throw err;
+    });
   if (range?.end !== undefined && range.end < size - 1) return { kind: 'partial', offset: got.size };
   if (got.size !== size) {
     await o.store.dropHeld(f.id);
@@ -126,4 +131,7 @@ async function keepLease(o: ReceiveUploadOptions, lease: UploadLease): Promise<v
 const leaseGone = (why: 'deleted' | 'taken') => (why === 'deleted' ? fileNotFound() : uploadBusy());
 
 const tooLarge = (limit: number, size: number) =>
-  new ApiError('too_large', limit < size ? `This chunk is longer than its Content-Range says` : `More bytes than the placeholder's size (${size})`);
+  new ApiError(
+    'too_large',
+    limit < size ? `This chunk is longer than its Content-Range says` : `More bytes than the placeholder's size (${size})`,
+  );

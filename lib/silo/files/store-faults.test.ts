@@ -41,11 +41,16 @@ describe.each(testDatabases())('a failing blob store (%s)', (database) => {
   });
   afterAll(() => w.close());
 
-  const newEntry = async () => (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
-  const create = (input: object, entry = entryId) => createFile({ db: w.db.prisma, store: w.store, scope, entryId: entry, input: parse(input), limits: LIMITS });
-  const placeholder = async (name: string, bytes: Buffer) => (await create({ name, mime: 'application/pdf', sha256: sha(bytes), size: bytes.length })).file;
+  const newEntry = async () =>
+    (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
+  const create = (input: object, entry = entryId) =>
+    createFile({ db: w.db.prisma, store: w.store, scope, entryId: entry, input: parse(input), limits: LIMITS });
+  const placeholder = async (name: string, bytes: Buffer) =>
+    (await create({ name, mime: 'application/pdf', sha256: sha(bytes), size: bytes.length })).file;
   const upload = (file: { id: string }, source: Buffer[], contentRange: string | null = null) =>
-    w.db.prisma.file.findUniqueOrThrow({ where: { id: file.id } }).then((f) => receiveUpload({ db: w.db.prisma, store: w.store, file: f, source, contentRange }));
+    w.db.prisma.file
+      .findUniqueOrThrow({ where: { id: file.id } })
+      .then((f) => receiveUpload({ db: w.db.prisma, store: w.store, file: f, source, contentRange }));
   const row = (id: string) => w.db.prisma.file.findUniqueOrThrow({ where: { id } });
   const current = async (name: string) => {
     const f = (await listFiles(w.db.prisma, entryId)).find((x) => x.name === name);

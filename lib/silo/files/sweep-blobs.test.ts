@@ -25,7 +25,9 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
     w = await testWorld({ database });
     const owner = await createTestOwner(w.db.prisma, 'Acme');
     scope = { owners: [owner.id], sandbox: false };
-    entryId = (await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
+    entryId = (
+      await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
+    ).entry.id;
   });
   afterAll(() => w.close());
 
@@ -106,7 +108,9 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
     void sweeping.finally(() => (ended = true));
     if (database !== 'postgres') return new Promise((r) => setTimeout(r, 100)); // one connection: it queues anyway
     for (let n = 0; n < 200 && !ended; n++) {
-      const [{ waiting }] = await w.db.sql.query<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+      const [{ waiting }] = await w.db.sql.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
       if (waiting > 0) return;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -37,7 +37,12 @@ export async function sweepBlobs(db: Db, store: BlobStore, opts: BlobSweepOption
   const placedAfter = opts.placedAfter?.getTime() ?? -Infinity;
   let failure: unknown;
   const free = async (blobs: { hash: string; modifiedAt: Date }[]) => {
-    const unreferenced = new Set(await unreferencedAmong(db, blobs.map((b) => b.hash)));
+    const unreferenced = new Set(
+      await unreferencedAmong(
+        db,
+        blobs.map((b) => b.hash),
+      ),
+    );
     result.unreferenced += unreferenced.size;
     const ours = blobs.filter((b) => unreferenced.has(b.hash) && b.modifiedAt.getTime() >= placedAfter).map((b) => b.hash);
     // One failing blob must not stop the others; the first failure is reported at the end.

@@ -17,11 +17,16 @@ it('drops the held bytes of expired placeholders and old scratch copies, keeps l
   const entry = (await createEntry({ db, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })).entry;
   const parse = parseFileInput;
   const placeholder = async (name: string) =>
-    (await createFile({
-      db, store: w.store, scope: { owners: [owner.id] }, entryId: entry.id,
-      input: parse({ name, mime: 'application/pdf', sha256: createHash('sha256').update(name).digest('hex'), size: 100 }),
-      limits: { maxInlineBytes: 1e6, maxFileBytes: 1e9, uploadTtlSeconds: 3600 },
-    })).file;
+    (
+      await createFile({
+        db,
+        store: w.store,
+        scope: { owners: [owner.id] },
+        entryId: entry.id,
+        input: parse({ name, mime: 'application/pdf', sha256: createHash('sha256').update(name).digest('hex'), size: 100 }),
+        limits: { maxInlineBytes: 1e6, maxFileBytes: 1e9, uploadTtlSeconds: 3600 },
+      })
+    ).file;
   const live = await placeholder('live');
   const expired = await placeholder('expired');
   await db.file.update({ where: { id: expired.id }, data: { uploadExpiresAt: new Date(Date.now() - 1000) } });

@@ -12,7 +12,9 @@ export async function sweepUploads(db: Db, store: BlobStore, now = new Date()): 
   const held = await store.listHeld();
   const ids = held.map((h) => h.uploadId).filter((id) => UUID.test(id));
   const live = new Set(
-    (await db.file.findMany({ where: { id: { in: ids }, stored: false, uploadExpiresAt: { gt: now } }, select: { id: true } })).map((f) => f.id),
+    (await db.file.findMany({ where: { id: { in: ids }, stored: false, uploadExpiresAt: { gt: now } }, select: { id: true } })).map(
+      (f) => f.id,
+    ),
   );
   let dropped = 0;
   for (const h of held) {

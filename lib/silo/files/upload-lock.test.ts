@@ -10,11 +10,17 @@ import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
-import { acquireUploadLease, isUploadLeased, releaseLeasesOfDeadProcesses, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
+import {
+  acquireUploadLease,
+  isUploadLeased,
+  releaseLeasesOfDeadProcesses,
+  releaseUploadLease,
+  renewUploadLease,
+  withUploadLease,
+} from './upload-lock';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
-
 
 let w: TestWorld;
 let scope: Scope;
@@ -27,7 +33,8 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-const newEntry = async () => (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
+const newEntry = async () =>
+  (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
 
 async function placeholder(bytes: Buffer, id?: string) {
   const entryId = await newEntry();
@@ -169,7 +176,15 @@ describe('inline completion and upload of one placeholder', () => {
     const id = crypto.randomUUID();
     const { file, entryId, input } = await placeholder(bytes, id);
     const inline = () =>
-      createFile({ db: w.db.prisma, store: w.store, scope, entryId, id, input: parse({ ...input, data: bytes.toString('base64') }), limits: LIMITS });
+      createFile({
+        db: w.db.prisma,
+        store: w.store,
+        scope,
+        entryId,
+        id,
+        input: parse({ ...input, data: bytes.toString('base64') }),
+        limits: LIMITS,
+      });
     const p = paused(bytes.subarray(0, 500), bytes.subarray(500));
     const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: p.source, contentRange: null });
     await p.sending;
@@ -185,12 +200,22 @@ describe('inline completion and upload of one placeholder', () => {
     const id = crypto.randomUUID();
     const { file, entryId, input } = await placeholder(bytes, id);
     await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes.subarray(0, 700)], contentRange: 'bytes 0-699/2000' });
-    const done = await createFile({ db: w.db.prisma, store: w.store, scope, entryId, id, input: parse({ ...input, data: bytes.toString('base64') }), limits: LIMITS });
+    const done = await createFile({
+      db: w.db.prisma,
+      store: w.store,
+      scope,
+      entryId,
+      id,
+      input: parse({ ...input, data: bytes.toString('base64') }),
+      limits: LIMITS,
+    });
     expect(done.file.stored).toBe(true);
     expect(await w.store.heldSize(id)).toBe(0); // the partial upload's bytes are of no use now
     // `file` is the placeholder as a route loaded it before the completion.
     expect((await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes], contentRange: null })).kind).toBe('stored');
-    await expect(receiveUpload({ db: w.db.prisma, store: w.store, file, source: [Buffer.alloc(2000, 1)], contentRange: null })).rejects.toMatchObject({ key: 'conflict' });
+    await expect(
+      receiveUpload({ db: w.db.prisma, store: w.store, file, source: [Buffer.alloc(2000, 1)], contentRange: null }),
+    ).rejects.toMatchObject({ key: 'conflict' });
   });
 });
 
@@ -213,16 +238,20 @@ describe('bytes that do not fit', () => {
     const { file } = await placeholder(bytes);
     await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes], contentRange: null });
     const before = await w.store.listHeld();
-    const stored = (await w.db.prisma.file.findUniqueOrThrow({ where: { id: file.id } }));
+    const stored = await w.db.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
     let heldDuring: unknown[] = [];
     async function* watching() {
       yield bytes.subarray(0, 2000);
       heldDuring = await w.store.listHeld();
       yield bytes.subarray(2000);
     }
-    expect((await receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: watching(), contentRange: null })).kind).toBe('stored');
+    expect((await receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: watching(), contentRange: null })).kind).toBe(
+      'stored',
+    );
     expect(heldDuring).toEqual(before);
-    await expect(receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: [bytes, bytes], contentRange: null })).rejects.toMatchObject({ key: 'conflict' });
+    await expect(
+      receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: [bytes, bytes], contentRange: null }),
+    ).rejects.toMatchObject({ key: 'conflict' });
   });
 
   it("start-up frees this host's leases whose process is gone, and its own pid's, and keeps the rest; the upload then resumes", async () => {
@@ -232,7 +261,12 @@ describe('bytes that do not fit', () => {
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
     try {
       const bytes = Buffer.alloc(3000, 7);
-      const cases = { dead: `${os.hostname()}/${gone.pid}`, self: `${os.hostname()}/${process.pid}`, live: `${os.hostname()}/${other.pid}`, remote: `elsewhere.example/${gone.pid}` };
+      const cases = {
+        dead: `${os.hostname()}/${gone.pid}`,
+        self: `${os.hostname()}/${process.pid}`,
+        live: `${os.hostname()}/${other.pid}`,
+        remote: `elsewhere.example/${gone.pid}`,
+      };
       const files: Record<string, Awaited<ReturnType<typeof placeholder>>['file']> = {};
       for (const [name, instance] of Object.entries(cases)) {
         const { file } = await placeholder(bytes);
@@ -246,14 +280,20 @@ describe('bytes that do not fit', () => {
       expect(await isUploadLeased(db, files.live.id)).toBe(true);
       expect(await isUploadLeased(db, files.remote.id)).toBe(true);
       // The freed upload resumes from its held bytes; it is not a takeover that starts over.
-      const done = await receiveUpload({ db, store: w.store, file: files.dead, source: [bytes.subarray(1000)], contentRange: 'bytes 1000-2999/3000' });
+      const done = await receiveUpload({
+        db,
+        store: w.store,
+        file: files.dead,
+        source: [bytes.subarray(1000)],
+        contentRange: 'bytes 1000-2999/3000',
+      });
       expect(done.kind).toBe('stored');
     } finally {
       other.kill('SIGKILL');
     }
   });
 
-  it("a resume may take at once the unexpired lease of a dead process of this host, and builds on its held bytes", async () => {
+  it('a resume may take at once the unexpired lease of a dead process of this host, and builds on its held bytes', async () => {
     const db = w.db.prisma;
     const gone = spawn(process.execPath, ['-e', '0']);
     await new Promise((r) => gone.once('exit', r));
@@ -266,7 +306,8 @@ describe('bytes that do not fit', () => {
     // A live holder elsewhere still refuses.
     const other = await placeholder(bytes);
     await db.$executeRaw`INSERT INTO upload_leases (file_id, holder, instance, expires_at) VALUES (${other.file.id}::uuid, gen_random_uuid(), 'elsewhere.example/1', now() + interval '1 hour')`;
-    await expect(receiveUpload({ db, store: w.store, file: other.file, source: [bytes], contentRange: null })).rejects.toMatchObject({ key: 'upload_in_progress' });
+    await expect(receiveUpload({ db, store: w.store, file: other.file, source: [bytes], contentRange: null })).rejects.toMatchObject({
+      key: 'upload_in_progress',
+    });
   });
 });
-

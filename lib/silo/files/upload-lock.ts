@@ -97,7 +97,9 @@ export async function withUploadLease<T>(db: Db, fileId: string, idleMs: number,
 
 /** Whether some instance is receiving bytes for `fileId` now: its held copy must stay (sweep-uploads). */
 export async function isUploadLeased(db: Db, fileId: string): Promise<boolean> {
-  const rows = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM upload_leases WHERE file_id = ${fileId}::uuid AND expires_at > now()`;
+  const rows = await db.$queryRaw<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM upload_leases WHERE file_id = ${fileId}::uuid AND expires_at > now()`;
   return rows[0].n > 0;
 }
 
@@ -114,7 +116,9 @@ const THIS_INSTANCE = `${os.hostname()}/${process.pid}`;
  * every lease is this host's. Returns how many were freed.
  */
 export async function releaseLeasesOfDeadProcesses(db: Db): Promise<number> {
-  const rows = await db.$queryRaw<{ instance: string }[]>`SELECT DISTINCT instance FROM upload_leases WHERE instance LIKE ${`${os.hostname()}/%`}`;
+  const rows = await db.$queryRaw<
+    { instance: string }[]
+  >`SELECT DISTINCT instance FROM upload_leases WHERE instance LIKE ${`${os.hostname()}/%`}`;
   let freed = 0;
   for (const { instance } of rows) {
     if (instance === THIS_INSTANCE || isDeadProcessOfThisHost(instance))

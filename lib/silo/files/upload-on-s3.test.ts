@@ -29,7 +29,9 @@ beforeAll(async () => {
   bucket = await s3.createBucket('silo');
   const owner = await createTestOwner(w.db.prisma, 'Acme');
   scope = { owners: [owner.id], sandbox: false };
-  entryId = (await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
+  entryId = (
+    await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
+  ).entry.id;
 });
 afterAll(async () => {
   await w?.close();
@@ -55,7 +57,9 @@ it('stores inline bytes, and a placeholder upload resumed by another instance; i
   const big = Buffer.alloc(12 * MiB + 7, 5);
   const p = (await create({ name: 'scan.pdf', mime: 'application/pdf', sha256: sha(big), size: big.length })).file;
   const cut = 9 * MiB + 1;
-  await expect(receiveUpload({ db: w.db.prisma, store: instance(), file: p, source: breaksAfter(big.subarray(0, cut)), contentRange: null })).rejects.toThrow('aborted');
+  await expect(
+    receiveUpload({ db: w.db.prisma, store: instance(), file: p, source: breaksAfter(big.subarray(0, cut)), contentRange: null }),
+  ).rejects.toThrow('aborted');
   expect(await instance().heldSize(p.id)).toBe(cut);
   const done = await receiveUpload({
     db: w.db.prisma,
@@ -92,7 +96,13 @@ it('bytes with another checksum are dropped and never placed; the sweep drops ab
   expect(await instance().exists(sha(bytes))).toBe(false);
 
   await instance().receive('inline-leftover', [Buffer.from('x')], { offset: 0, maxBytes: 10 });
-  await receiveUpload({ db: w.db.prisma, store: instance(), file: p, source: breaksAfter(bytes.subarray(0, MiB)), contentRange: null }).catch(() => {});
+  await receiveUpload({
+    db: w.db.prisma,
+    store: instance(),
+    file: p,
+    source: breaksAfter(bytes.subarray(0, MiB)),
+    contentRange: null,
+  }).catch(() => {});
   expect(await sweepUploads(w.db.prisma, instance(), new Date(Date.now() + 2 * 3600 * 1000))).toBe(2);
   expect(await instance().listHeld()).toEqual([]);
 });

@@ -23,8 +23,7 @@ export interface Part {
 
 type S3Error = Error & { $metadata?: { httpStatusCode?: number } };
 const status = (err: unknown) => (err as S3Error)?.$metadata?.httpStatusCode;
-export const isNotFound = (err: unknown) =>
-  status(err) === 404 || ['NoSuchKey', 'NotFound', 'NoSuchUpload'].includes((err as Error)?.name);
+export const isNotFound = (err: unknown) => status(err) === 404 || ['NoSuchKey', 'NotFound', 'NoSuchUpload'].includes((err as Error)?.name);
 /** A conditional write lost: the object exists (412) or another write to it is in progress (409). */
 export const isPreconditionFailed = (err: unknown) => status(err) === 412 || (err as Error)?.name === 'ConditionalRequestConflict';
 /** The server has no such operation (s3rver answers AbortMultipartUpload 405). */
@@ -41,7 +40,9 @@ export class Bucket {
   ) {}
 
   async put(key: string, body: Uint8Array | string, opts: { ifNoneMatch?: boolean } = {}): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.name, Key: key, Body: body, IfNoneMatch: opts.ifNoneMatch ? '*' : undefined }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.name, Key: key, Body: body, IfNoneMatch: opts.ifNoneMatch ? '*' : undefined }),
+    );
   }
 
   /** The object's bytes (small objects only: state and tails), or undefined when it is missing. */
@@ -111,7 +112,9 @@ export class Bucket {
   }
 
   async uploadPart(key: string, uploadId: string, n: number, body: Uint8Array): Promise<string> {
-    const got = await this.client.send(new UploadPartCommand({ Bucket: this.name, Key: key, UploadId: uploadId, PartNumber: n, Body: body }));
+    const got = await this.client.send(
+      new UploadPartCommand({ Bucket: this.name, Key: key, UploadId: uploadId, PartNumber: n, Body: body }),
+    );
     return got.ETag!;
   }
 
@@ -148,7 +151,14 @@ export class Bucket {
       for (let start = 0, n = 1; start < size; start += COPY_PART, n++) {
         const end = Math.min(start + COPY_PART, size) - 1;
         const got = await this.client.send(
-          new UploadPartCopyCommand({ Bucket: this.name, Key: to, UploadId: uploadId, PartNumber: n, CopySource: source, CopySourceRange: `bytes=${start}-${end}` }),
+          new UploadPartCopyCommand({
+            Bucket: this.name,
+            Key: to,
+            UploadId: uploadId,
+            PartNumber: n,
+            CopySource: source,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
         );
         parts.push({ n, etag: got.CopyPartResult!.ETag! });
       }

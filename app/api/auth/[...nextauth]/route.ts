@@ -9,7 +9,10 @@ import { clientAddress } from '@/lib/http/client-address';
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 
 async function handler(req: Request, ctx: Ctx) {
-  const signIn: SignInRequest = { address: clientAddress(req.headers), deviceCookie: cookieValue(req.headers.get('cookie'), DEVICE_COOKIE) };
+  const signIn: SignInRequest = {
+    address: clientAddress(req.headers),
+    deviceCookie: cookieValue(req.headers.get('cookie'), DEVICE_COOKIE),
+  };
   const res: Response = await NextAuth(req as never, ctx as never, await authOptions(signIn));
   // Secure exactly when next-auth made its own session cookie secure (an https site).
   const secure = (res.headers.get('set-cookie') ?? '').includes('__Secure-next-auth.session-token');

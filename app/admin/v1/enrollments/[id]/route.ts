@@ -10,6 +10,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   PATCH: async (req, { params }) => {
     const a = await adminContext(req, { members: true });
     const input = await readJson(req, EnrollmentUpdate, 64 * 1024);
-    return json(await setEnrollmentDisabled({ db: a.db, id: pathId(params.id, 'Enrollment not found'), disabled: input.disabled, scope: a.scope }));
+    return json(
+      await setEnrollmentDisabled({ db: a.db, id: pathId(params.id, 'Enrollment not found'), disabled: input.disabled, scope: a.scope }),
+    );
   },
 });

@@ -20,7 +20,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: async (req, { params }) => {
     const c = await siloContext(req);
     const input = await readFileInput(req);
-    const { file, created } = await createFile({ db: c.db, store: c.store, scope: c.scope, entryId: entryId(params), input, limits: limits().files });
+    const { file, created } = await createFile({
+      db: c.db,
+      store: c.store,
+      scope: c.scope,
+      entryId: entryId(params),
+      input,
+      limits: limits().files,
+    });
     return fileCreatedResponse(c, file, created);
   },
 });
