@@ -1,5 +1,5 @@
 // Building replies: JSON with the contract's content type, and the error body.
-import { ApiError } from '../errors';
+import type { ApiError } from '../errors';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -39,7 +39,7 @@ describe('isMediaType (RFC 9110, ASCII only)', () => {
     for (const s of inputs) expect(isMediaType(s)).toBe(false);
     // the length cap applies first, but the grammar must not blow up on its own either
     const re =
-      /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;(?:[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t !#-\[\]-~]|\\[\t -~])*"))?)*[ \t]*$/;
+      /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;(?:[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t !#-[\]-~]|\\[\t -~])*"))?)*[ \t]*$/;
     const started = process.hrtime.bigint();
     expect(re.test(`a/b${'; ;  ;'.repeat(20_000)}\u0001`)).toBe(false);
     expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(10);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../errors';
+import type { ApiError } from '../../errors';
 import { parseUploadRange } from './content-range';
 
 describe('parseUploadRange', () => {

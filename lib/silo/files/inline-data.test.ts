@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../errors';
+import type { ApiError } from '../../errors';
 import { decodeInline } from './inline-data';
 
 const keyOf = (f: () => unknown) => {
