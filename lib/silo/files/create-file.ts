@@ -10,9 +10,9 @@ import { findEntry } from '../find-entry';
 import { UNIQUE, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob } from './blobs';
-import { ensureSlot } from './ensure-slot';
-import { insertCurrent } from './insert-current';
-import { makeCurrent } from './make-current';
+import { ensureSlot } from './replace-file';
+import { insertCurrent } from './replace-file';
+import { makeCurrent } from './replace-file';
 import { lockForCompletion } from './complete-placeholder';
 import { withUploadLease } from './upload-lock';
 

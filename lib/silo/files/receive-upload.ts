@@ -12,7 +12,7 @@ import { compareWithStored } from './compare-stored';
 import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
-import { makeCurrent } from './make-current';
+import { makeCurrent } from './replace-file';
 import { renewUploadLease, uploadBusy, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors';
 import type { BlobStore } from '../../storage/blob-store';
 import { nonce } from './create-file';
 import { withExistingBlob } from './blobs';
-import { makeCurrent } from './make-current';
+import { makeCurrent } from './replace-file';
 
 export interface RestoreFileOptions {
   db: Db;

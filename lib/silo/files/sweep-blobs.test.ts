@@ -11,7 +11,7 @@ import { createEntry } from '../create-entry';
 import { withPlacedBlob } from './blobs';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
-import { makeCurrent } from './make-current';
+import { makeCurrent } from './replace-file';
 import { sweepBlobs, sweepHorizon } from './sweep-blobs';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 

@@ -1,8 +1,34 @@
-// A stored version inserted as the current one of its slot in one statement (inline bytes): what
-// ensureSlot, a create and makeCurrent do in five round trips.
+// Replacement: how a version becomes the current file of its identity (docs/api.md, Versions).
+// A slot is one file identity in an entry (category + key or name); every version is its own row,
+// the slot's current_id points at the current one, and seq numbers the versions. Making a version
+// current is one UPDATE (or upsert) of the slot row, so racing replacements serialise on that row
+// and every one of them gets its own version number: none is lost.
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client';
+import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
+
+/** The slot of this identity, made on first use; racing calls get the same row. */
+export async function ensureSlot(db: Tx, entryId: string, category: string, key: string): Promise<string> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    INSERT INTO file_slots (id, entry_id, category, key) VALUES (${randomUUID()}::uuid, ${entryId}::uuid, ${category}, ${key})
+    ON CONFLICT (entry_id, category, key) DO UPDATE SET key = EXCLUDED.key
+    RETURNING id::text`;
+  return rows[0].id;
+}
+
+class AlreadyStored extends Error {}
+
+/** Marks a placeholder stored and makes it the current version of its slot, in the caller's transaction. */
+export async function makeCurrent(tx: Tx, file: { id: string; slotId: string }): Promise<void> {
+  const marked = await tx.$executeRaw`
+    UPDATE files SET stored = true, stored_at = now(), upload_expires_at = NULL WHERE id = ${file.id}::uuid AND stored = false`;
+  if (marked !== 1) throw new AlreadyStored();
+  const rows = await tx.$queryRaw<{ seq: number }[]>`
+    UPDATE file_slots SET seq = seq + 1, current_id = ${file.id}::uuid WHERE id = ${file.slotId}::uuid RETURNING seq`;
+  if (!rows.length) throw new ApiError('not_found', 'The file was deleted');
+  await tx.$executeRaw`UPDATE files SET version = ${rows[0].seq} WHERE id = ${file.id}::uuid`;
+}
 
 /** A new stored version's row, as insertCurrent takes it. */
 export type NewStoredFile = Pick<
