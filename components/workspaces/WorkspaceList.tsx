@@ -23,7 +23,7 @@ export function WorkspaceList() {
     <>
       <PageHeader title="Workspaces">
         {me.admin && (
-          <button className="btn-primary" onClick={() => setCreating(true)}>
+          <button type="button" className="btn-primary" onClick={() => setCreating(true)}>
             New workspace
           </button>
         )}
