@@ -45,7 +45,12 @@ export function UploadRow({ item, queue }: { item: UploadItem; queue: UploadQueu
             </button>
           )}
           {!active && (
-            <button type="button" className="btn-icon" aria-label={`Remove ${item.file.name} from the list`} onClick={() => queue.remove(item.id)}>
+            <button
+              type="button"
+              className="btn-icon"
+              aria-label={`Remove ${item.file.name} from the list`}
+              onClick={() => queue.remove(item.id)}
+            >
               ×
             </button>
           )}

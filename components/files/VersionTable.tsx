@@ -51,7 +51,8 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
           cell: (v, i) => (
             <div className="row">
               {previewable && (
-                <button type="button"
+                <button
+                  type="button"
                   className="btn btn-small"
                   aria-pressed={previewing === v.id}
                   onClick={() => onPreview(previewing === v.id ? null : v.id)}
@@ -65,7 +66,8 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
                 </a>
               )}
               {i > 0 && (
-                <button type="button"
+                <button
+                  type="button"
                   className="btn btn-small"
                   disabled={restore.isPending}
                   onClick={() => restore.mutate(v.id)}
