@@ -72,8 +72,14 @@ function watchChromium() {
     }
   };
   let peak = rss();
-  const timer = setInterval(() => (peak = Math.max(peak, rss())), 100);
-  return { now: rss, stop: () => (clearInterval(timer), peak) };
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 100);
+  const stop = () => {
+    clearInterval(timer);
+    return peak;
+  };
+  return { now: rss, stop };
 }
 
 main().catch((err) => {

@@ -71,7 +71,9 @@ export async function consoleUpload(world: ConsoleWorld, entryId: string, file: 
     document.addEventListener('click', () => w.benchTimes.push(['click', performance.now()]), { capture: true, once: true });
     new MutationObserver(() => {
       const status = document.querySelector('[data-testid=upload-row]')?.getAttribute('data-status') ?? '';
-      if (status !== last) w.benchTimes.push([(last = status), performance.now()]);
+      if (status === last) return;
+      last = status;
+      w.benchTimes.push([status, performance.now()]);
     }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
   });
   await button.click();

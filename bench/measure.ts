@@ -41,6 +41,12 @@ export function groupRssMB(pgid: number): number {
 /** Samples a group's RSS every 50 ms until stopped; returns the peak. */
 export function watchRss(pgid: number) {
   let peak = groupRssMB(pgid);
-  const timer = setInterval(() => (peak = Math.max(peak, groupRssMB(pgid))), 50);
-  return { stop: () => (clearInterval(timer), peak) };
+  const timer = setInterval(() => {
+    peak = Math.max(peak, groupRssMB(pgid));
+  }, 50);
+  const stop = () => {
+    clearInterval(timer);
+    return peak;
+  };
+  return { stop };
 }

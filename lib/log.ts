@@ -11,9 +11,10 @@ interface RequestStore {
 }
 const g = globalThis as unknown as { __siloLog?: Logger; __siloRequest?: AsyncLocalStorage<RequestStore> };
 
-const requests = (g.__siloRequest ??= new AsyncLocalStorage<RequestStore>());
+g.__siloRequest ??= new AsyncLocalStorage<RequestStore>();
+const requests = g.__siloRequest;
 
-export const log: Logger = (g.__siloLog ??= pino({
+g.__siloLog ??= pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
@@ -22,7 +23,8 @@ export const log: Logger = (g.__siloLog ??= pino({
     const r = requests.getStore();
     return r ? { request_id: r.requestId } : {};
   },
-}));
+});
+export const log: Logger = g.__siloLog;
 
 /** Runs `fn` with `requestId` on every log line it writes. */
 export function withRequestId<T>(requestId: string, fn: () => T): T {

@@ -27,7 +27,7 @@ function* walk(p) {
 
 export function fingerprint() {
   const h = createHash('sha256');
-  for (const input of INPUTS) for (const line of walk(input)) h.update(line + '\n');
+  for (const input of INPUTS) for (const line of walk(input)) h.update(`${line}\n`);
   return h.digest('hex');
 }
 

@@ -63,8 +63,8 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
       b.problem === 'missing'
         ? 'MISSING'
         : b.problem === 'wrong_size'
-          ? `WRONG SIZE ${b.actual!.size} bytes, should be ${b.size}`
-          : `WRONG BYTES (they hash to ${b.actual!.hash})`;
+          ? `WRONG SIZE ${b.actual?.size} bytes, should be ${b.size}`
+          : `WRONG BYTES (they hash to ${b.actual?.hash})`;
     console.log(
       `  ${what}  ${b.hash}  ${b.files} file(s), e.g. "${b.example.name}" (file ${b.example.fileId}, entry ${b.example.entryId})`,
     );
@@ -85,7 +85,10 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
 function bytes(n: number) {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let i = 0;
-  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
   return `${i ? n.toFixed(1) : n} ${units[i]}`;
 }
 

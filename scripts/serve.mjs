@@ -70,7 +70,10 @@ function closeSilentBody(req, res) {
   let seen = req.socket.bytesRead;
   const timer = setInterval(() => {
     if (req.complete || req.socket.destroyed) return clearInterval(timer);
-    if (req.socket.bytesRead !== seen) return void (seen = req.socket.bytesRead);
+    if (req.socket.bytesRead !== seen) {
+      seen = req.socket.bytesRead;
+      return;
+    }
     clearInterval(timer);
     req.socket.destroy();
   }, BODY_IDLE_MS);

@@ -25,7 +25,7 @@ export function AppList() {
     <>
       <PageHeader title="Applications">
         {me.admin && (
-          <button className="btn-primary" onClick={() => setCreating(true)}>
+          <button type="button" className="btn-primary" onClick={() => setCreating(true)}>
             Register application
           </button>
         )}

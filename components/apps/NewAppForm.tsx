@@ -14,6 +14,7 @@ export function NewAppForm({ onCreated }: { onCreated(a: App): void }) {
   return (
     <Form onSubmit={() => create.mutate({ name, trusted })} error={create.error} pending={create.isPending} submit="Register">
       <Field label="Application name">
+        {/* biome-ignore lint/a11y/noAutofocus: the form opens on the user's click; focusing its first field is what they asked for */}
         <input required autoFocus value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
       <Check label="Trusted: may authorize with an owner id alone" checked={trusted} onChange={setTrusted} />

@@ -77,7 +77,7 @@ export function AuthorizeForm() {
           </Field>
         )}
       </Form>
-      {e && e.token && (
+      {e?.token && (
         <div className="stack" style={{ marginTop: '1rem' }} data-testid="authorized">
           <div className="row">
             <strong>Enrollment</strong> <code>{e.id}</code>

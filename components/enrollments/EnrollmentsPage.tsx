@@ -45,6 +45,7 @@ export function EnrollmentsPage() {
               actions: true,
               cell: (e) => (
                 <button
+                  type="button"
                   className={e.disabled ? 'btn btn-small' : 'btn-danger btn-small'}
                   disabled={toggle.isPending}
                   onClick={() => toggle.mutate(e)}

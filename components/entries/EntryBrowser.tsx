@@ -35,7 +35,7 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
     <section className="panel" aria-labelledby="entries-title">
       <div className="panel-head">
         <h2 id="entries-title">Entries</h2>
-        <button className="btn-primary" onClick={() => setCreating(true)}>
+        <button type="button" className="btn-primary" onClick={() => setCreating(true)}>
           New entry
         </button>
       </div>

@@ -37,7 +37,7 @@ export function FileCard({ file }: { file: FileRecord }) {
           {file.stored ? <Badge tone="good">stored</Badge> : <Badge tone="warn">awaiting bytes</Badge>}
           {file.private && <Badge>private</Badge>}
           {file.embeddable && <Badge>embeddable</Badge>}
-          <button className="btn btn-small" onClick={() => setEditing(true)}>
+          <button type="button" className="btn btn-small" onClick={() => setEditing(true)}>
             Edit
           </button>
           <ConfirmButton

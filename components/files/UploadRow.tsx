@@ -30,22 +30,27 @@ export function UploadRow({ item, queue }: { item: UploadItem; queue: UploadQueu
         <div className="row">
           <Badge tone={st.tone}>{st.label}</Badge>
           {item.status === 'ready' && (
-            <button className="btn btn-small" aria-label={`Upload ${item.file.name}`} onClick={() => queue.start(item.id)}>
+            <button type="button" className="btn btn-small" aria-label={`Upload ${item.file.name}`} onClick={() => queue.start(item.id)}>
               Upload
             </button>
           )}
           {active && (
-            <button className="btn btn-small" onClick={() => queue.cancel(item.id)}>
+            <button type="button" className="btn btn-small" onClick={() => queue.cancel(item.id)}>
               Cancel
             </button>
           )}
           {canRetry && (
-            <button className="btn btn-small" onClick={() => queue.start(item.id)}>
+            <button type="button" className="btn btn-small" onClick={() => queue.start(item.id)}>
               {item.record ? 'Retry' : 'Start again'}
             </button>
           )}
           {!active && (
-            <button className="btn-icon" aria-label={`Remove ${item.file.name} from the list`} onClick={() => queue.remove(item.id)}>
+            <button
+              type="button"
+              className="btn-icon"
+              aria-label={`Remove ${item.file.name} from the list`}
+              onClick={() => queue.remove(item.id)}
+            >
               ×
             </button>
           )}

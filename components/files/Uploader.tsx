@@ -30,11 +30,11 @@ export function Uploader({ entryId }: { entryId: string }) {
         <h2 id="upload-title">Upload files</h2>
         <div className="row">
           {stored > 0 && !busy && (
-            <button className="btn btn-small" onClick={() => queue.clearFinished()}>
+            <button type="button" className="btn btn-small" onClick={() => queue.clearFinished()}>
               Clear finished
             </button>
           )}
-          <button className="btn-primary" disabled={ready === 0} onClick={() => queue.startAll()}>
+          <button type="button" className="btn-primary" disabled={ready === 0} onClick={() => queue.startAll()}>
             {ready === 0 ? 'Upload' : `Upload ${ready} ${ready === 1 ? 'file' : 'files'}`}
           </button>
         </div>

@@ -52,6 +52,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
             <div className="row">
               {previewable && (
                 <button
+                  type="button"
                   className="btn btn-small"
                   aria-pressed={previewing === v.id}
                   onClick={() => onPreview(previewing === v.id ? null : v.id)}
@@ -66,6 +67,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
               )}
               {i > 0 && (
                 <button
+                  type="button"
                   className="btn btn-small"
                   disabled={restore.isPending}
                   onClick={() => restore.mutate(v.id)}

@@ -53,6 +53,7 @@ export function DataTable<T>({ columns, query, rows, rowKey, pending, error, emp
         <thead>
           <tr>
             {columns.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are a fixed list; position is their identity
               <th key={i} className={classes(c.wide && 'hide-sm')}>
                 {c.head}
               </th>
@@ -63,6 +64,7 @@ export function DataTable<T>({ columns, query, rows, rowKey, pending, error, emp
           {list.map((row, r) => (
             <tr key={rowKey(row)} data-testid={rowTestId}>
               {columns.map((c, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are a fixed list; position is their identity
                 <td key={i} className={classes(c.className, c.wide && 'hide-sm', c.actions && 'cell-actions')}>
                   {c.cell(row, r)}
                 </td>

@@ -9,7 +9,7 @@ export function LoadMore({ pages }: { pages: Pages }) {
   if (!pages.hasNextPage) return null;
   return (
     <div className="load-more">
-      <button className="btn" onClick={() => pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+      <button type="button" className="btn" onClick={() => pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
         {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
       </button>
     </div>

@@ -34,7 +34,7 @@ export function UserList() {
   return (
     <>
       <PageHeader title="Users">
-        <button className="btn-primary" onClick={() => edit('new')}>
+        <button type="button" className="btn-primary" onClick={() => edit('new')}>
           New user
         </button>
       </PageHeader>
@@ -63,7 +63,7 @@ export function UserList() {
             {
               actions: true,
               cell: (u) => (
-                <button className="btn btn-small" aria-label={`Edit ${u.email}`} onClick={() => edit(u)}>
+                <button type="button" className="btn btn-small" aria-label={`Edit ${u.email}`} onClick={() => edit(u)}>
                   Edit
                 </button>
               ),

@@ -28,10 +28,10 @@ export function ApiKeys({ owner }: { owner: Owner }) {
         <h2 id="keys-title">API keys</h2>
         {me.admin && (
           <div className="row">
-            <button className="btn" onClick={() => create.mutate(false)} disabled={create.isPending}>
+            <button type="button" className="btn" onClick={() => create.mutate(false)} disabled={create.isPending}>
               New live key
             </button>
-            <button className="btn" onClick={() => create.mutate(true)} disabled={create.isPending}>
+            <button type="button" className="btn" onClick={() => create.mutate(true)} disabled={create.isPending}>
               New sandbox key
             </button>
           </div>

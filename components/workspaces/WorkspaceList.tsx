@@ -23,7 +23,7 @@ export function WorkspaceList() {
     <>
       <PageHeader title="Workspaces">
         {me.admin && (
-          <button className="btn-primary" onClick={() => setCreating(true)}>
+          <button type="button" className="btn-primary" onClick={() => setCreating(true)}>
             New workspace
           </button>
         )}
@@ -79,6 +79,7 @@ function CreateWorkspace({ onCreated }: { onCreated(o: Owner): void }) {
   return (
     <Form onSubmit={() => create.mutate(name)} error={create.error} pending={create.isPending} submit="Create workspace">
       <Field label="Workspace name">
+        {/* biome-ignore lint/a11y/noAutofocus: the form opens on the user's click; focusing its first field is what they asked for */}
         <input required autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="Acme Ltd" />
       </Field>
     </Form>

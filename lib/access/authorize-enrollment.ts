@@ -20,11 +20,7 @@ export interface AuthorizeOptions {
 }
 
 export async function authorizeEnrollment(db: Db, o: AuthorizeOptions) {
-  if (!o.id && !o.ownerId)
-    throw new ApiError('validation', 'Send id or owner_id', {
-      fields: { id: 'id or owner_id is required', owner_id: 'id or owner_id is required' },
-    });
-  const enrollment = o.id ? await byId(db, o) : await byOwner(db, o);
+  const enrollment = await find(db, o);
   if (enrollment.disabled) throw new ApiError('enrollment_disabled', 'The enrollment is disabled');
   const token = newSecret(enrollment.sandbox ? 'token_test' : 'token_live');
   const expiresAt = new Date(Date.now() + o.tokenTtlSeconds * 1000);
@@ -38,8 +34,15 @@ async function byId(db: Db, o: AuthorizeOptions): Promise<Enrollment> {
   return e;
 }
 
-async function byOwner(db: Db, o: AuthorizeOptions): Promise<Enrollment> {
-  const ownerId = o.ownerId!;
+function find(db: Db, o: AuthorizeOptions): Promise<Enrollment> {
+  if (o.id) return byId(db, o);
+  if (o.ownerId) return byOwner(db, o, o.ownerId);
+  throw new ApiError('validation', 'Send id or owner_id', {
+    fields: { id: 'id or owner_id is required', owner_id: 'id or owner_id is required' },
+  });
+}
+
+async function byOwner(db: Db, o: AuthorizeOptions, ownerId: string): Promise<Enrollment> {
   let sandbox: boolean;
   if (o.ownerKey) {
     const p = await principalFromBearer(db, o.ownerKey);

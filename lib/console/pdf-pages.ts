@@ -2,6 +2,7 @@
 // pdf.js renders the first pages to PNG images in a worker-backed parser; no script in the PDF
 // ever runs, and the page shows pictures only.
 import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { must } from '../must';
 
 /** Pages past this are left for the download. */
 export const PDF_PREVIEW_PAGES = 10;
@@ -38,7 +39,7 @@ export async function renderPdf(bytes: ArrayBuffer, width: number): Promise<Rend
       const canvas = document.createElement('canvas');
       canvas.width = Math.ceil(viewport.width);
       canvas.height = Math.ceil(viewport.height);
-      await page.render({ canvasContext: canvas.getContext('2d')!, viewport }).promise;
+      await page.render({ canvasContext: must(canvas.getContext('2d'), 'a 2d canvas context'), viewport }).promise;
       pages.push(canvas.toDataURL('image/png'));
       page.cleanup();
     }

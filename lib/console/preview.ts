@@ -37,7 +37,7 @@ export function prettyXml(source: string): string {
     if (kids.length === 1 && kids[0].nodeType === Node.TEXT_NODE)
       return void out.push(`${pad}<${el.tagName}${attrs}>${kids[0].textContent?.trim()}</${el.tagName}>`);
     out.push(`${pad}<${el.tagName}${attrs}>`);
-    kids.forEach((c) => walk(c, depth + 1));
+    for (const c of kids) walk(c, depth + 1);
     out.push(`${pad}</${el.tagName}>`);
   };
   walk(doc.documentElement, 0);

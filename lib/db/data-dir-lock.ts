@@ -37,7 +37,7 @@ export function lockDataDir(lockFile: string, what: string): () => void {
     // Written aside and linked into place: the lock appears whole or not at all, and link fails
     // when it exists, so of two processes exactly one takes it.
     const tmp = `${lockFile}.${randomUUID()}`;
-    writeFileSync(tmp, JSON.stringify(me) + '\n', { flag: 'wx' });
+    writeFileSync(tmp, `${JSON.stringify(me)}\n`, { flag: 'wx' });
     let taken = false;
     try {
       linkSync(tmp, lockFile);

@@ -15,11 +15,19 @@ describe('runExclusively', () => {
     const first = runExclusively(db, 'sweep', 60_000, () => new Promise<void>((r) => (release = r)));
     await new Promise((r) => setTimeout(r, 50));
     let ran = false;
-    expect(await runExclusively(db, 'sweep', 60_000, async () => void (ran = true))).toBe(false);
+    expect(
+      await runExclusively(db, 'sweep', 60_000, async () => {
+        ran = true;
+      }),
+    ).toBe(false);
     expect(ran).toBe(false);
     release();
     expect(await first).toBe(true);
-    expect(await runExclusively(db, 'sweep', 60_000, async () => void (ran = true))).toBe(true);
+    expect(
+      await runExclusively(db, 'sweep', 60_000, async () => {
+        ran = true;
+      }),
+    ).toBe(true);
     expect(ran).toBe(true);
   });
 

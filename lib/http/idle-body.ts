@@ -13,8 +13,7 @@ const uploadIdle = (idleMs: number) =>
 
 export async function* idleGuarded(body: Readable, idleMs: number): AsyncGenerator<Buffer> {
   for (;;) {
-    let chunk: Buffer | null;
-    while ((chunk = body.read()) !== null) yield chunk;
+    for (let chunk: Buffer | null = body.read(); chunk !== null; chunk = body.read()) yield chunk;
     if (body.readableEnded) return;
     await nextArrival(body, idleMs);
   }

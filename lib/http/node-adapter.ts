@@ -36,7 +36,7 @@ function toWebRequest(req: IncomingMessage): Request {
 
 async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
-  response.headers.forEach((value, key) => res.setHeader(key, value));
+  for (const [key, value] of response.headers) res.setHeader(key, value);
   if (!response.body) return void res.end();
   const body = Buffer.from(await response.arrayBuffer());
   res.setHeader('Content-Length', body.length);

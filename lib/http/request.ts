@@ -83,12 +83,12 @@ export function assertStorableJson(root: unknown): void {
   const fail = (path: string, reason: string) => {
     throw new ApiError('validation', `${path || 'body'} ${reason}`, { fields: { [path || 'body']: reason } });
   };
-  while (todo.length) {
-    const { value, path } = todo.pop()!;
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const { value, path } = next;
     if (typeof value === 'string') {
       if (!storable(value)) fail(path, NOT_STORABLE);
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => todo.push({ value: v, path: join(path, String(i)) }));
+      for (const [i, v] of value.entries()) todo.push({ value: v, path: join(path, String(i)) });
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
         if (!storable(k)) fail(path, `keys ${NOT_STORABLE}`);

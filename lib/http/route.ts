@@ -15,7 +15,7 @@ type Method = (typeof METHODS)[number];
 type NextContext = { params?: Promise<Record<string, string | string[]>> };
 
 /** Runs a handler so that whatever it throws becomes the contract's error body. */
-export async function handle(req: Request, requestId: string, fn: () => Promise<Response>): Promise<Response> {
+export async function handle(requestId: string, fn: () => Promise<Response>): Promise<Response> {
   try {
     const res = await fn();
     res.headers.set('X-Request-Id', requestId);
@@ -46,7 +46,7 @@ export function route(handlers: Partial<Record<Method, Handler>>): Record<Method
     out[method] = async (req, nextCtx) => {
       const requestId = requestIdFrom(req.headers.get('x-request-id'));
       return withRequestId(requestId, () =>
-        handle(req, requestId, async () => {
+        handle(requestId, async () => {
           const h = own[method];
           if (!h) throw new ApiError('method_not_allowed', `${method} is not allowed on this path`, { headers: { Allow: allow } });
           const raw = (await nextCtx?.params) ?? {};

@@ -36,7 +36,12 @@ describe('sessionSecret', () => {
   });
 
   it('makes one secret when several callers race, and tightens a loose file mode', async () => {
-    const all = await Promise.all(Array.from({ length: 10 }, () => ((g.__siloSessionSecret = undefined), sessionSecret())));
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => {
+        g.__siloSessionSecret = undefined;
+        return sessionSecret();
+      }),
+    );
     expect(new Set(all).size).toBe(1);
     const file = path.join(dir, 'session-secret');
     await chmod(file, 0o644);

@@ -8,7 +8,7 @@ import { sessionSecret } from './session-secret';
 /** The signed-in user of a request, or undefined. User and memberships are read afresh on every call. */
 export async function sessionPrincipal(db: Db, headers: Headers): Promise<Principal | undefined> {
   const cookie = headers.get('cookie');
-  if (!cookie || !cookie.includes('next-auth.session-token')) return undefined;
+  if (!cookie?.includes('next-auth.session-token')) return undefined;
   const cookies = parseCookies(cookie);
   const token = await getToken({
     req: { headers: Object.fromEntries(headers), cookies } as never,

@@ -22,7 +22,7 @@ function filesUnder(dir: string, match: (name: string) => boolean): string[] {
 }
 
 /** `app/silo/v1/entries/[entry_id]/route.ts` → `/silo/v1/entries/{entry_id}` (route groups dropped). */
-export function apiPathOf(segments: string[]): string {
+function apiPathOf(segments: string[]): string {
   const kept = segments.filter((s) => !/^\(.*\)$/.test(s) && s !== 'index');
   return `/${kept.join('/')}`.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, '{$1}').replace(/:([A-Za-z_]+)/g, '{$1}');
 }
@@ -65,7 +65,9 @@ async function pagesRoutes(): Promise<RouteMethods[]> {
     const res = {
       statusCode: 200,
       headersSent: false,
-      setHeader: (k: string, v: string) => void (headers[k.toLowerCase()] = String(v)),
+      setHeader: (k: string, v: string) => {
+        headers[k.toLowerCase()] = String(v);
+      },
       end: () => {},
     };
     await handler(req, res);
@@ -78,7 +80,7 @@ async function pagesRoutes(): Promise<RouteMethods[]> {
 type Paths = Record<string, Record<string, unknown>>;
 
 /** `METHOD path (file)` for every answered method without an operation; HEAD is covered by GET. */
-export function undocumented(routes: RouteMethods[], paths: Paths): string[] {
+function undocumented(routes: RouteMethods[], paths: Paths): string[] {
   const missing: string[] = [];
   for (const r of routes)
     for (const m of r.methods) {

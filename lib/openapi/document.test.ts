@@ -77,7 +77,10 @@ describe('openApiDocument', () => {
   it('shows no negative or unsafe number as an example', () => {
     const bad: string[] = [];
     const walk = (v: unknown, at: string): void => {
-      if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}/${i}`));
+      if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) walk(x, `${at}/${i}`);
+        return;
+      }
       if (!v || typeof v !== 'object') return;
       const o = v as Record<string, unknown>;
       if (o.type === 'integer' && typeof o.minimum === 'number' && o.minimum < 0) bad.push(`${at} minimum ${o.minimum}`);

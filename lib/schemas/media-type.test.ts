@@ -30,7 +30,7 @@ describe('isMediaType (RFC 9110, ASCII only)', () => {
       'text/plain\r\nX: y',
       'text/plain; x="unterminated',
       'a/b; x="\u0000"',
-      'x'.repeat(250) + '/abcdef',
+      `${'x'.repeat(250)}/abcdef`,
     ])
       expect(isMediaType(m), JSON.stringify(m)).toBe(false);
   });

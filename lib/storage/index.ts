@@ -1,6 +1,7 @@
 // The process's blob store, chosen by configuration: STORAGE=local (a directory) or s3 (a bucket).
 import { S3Client } from '@aws-sdk/client-s3';
 import { config, type Config } from '../config';
+import { must } from '../must';
 import type { BlobStore } from './blob-store';
 import { LocalDiskStore } from './local-disk';
 import { S3Store } from './s3-store';
@@ -18,7 +19,7 @@ export function setBlobStore(store: BlobStore) {
 
 export function storeFor(c: Config): BlobStore {
   if (c.STORAGE !== 's3') return new LocalDiskStore(c.storageDir);
-  return new S3Store({ client: s3Client(c), bucket: c.S3_BUCKET! });
+  return new S3Store({ client: s3Client(c), bucket: must(c.S3_BUCKET, 'S3_BUCKET') });
 }
 
 function s3Client(c: Config): S3Client {
@@ -28,7 +29,9 @@ function s3Client(c: Config): S3Client {
     region: c.S3_REGION ?? process.env.AWS_REGION ?? 'us-east-1',
     forcePathStyle: c.S3_FORCE_PATH_STYLE,
     // Unset keys leave the SDK's own chain (environment, profile, instance or task role).
-    credentials: c.S3_ACCESS_KEY_ID ? { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY! } : undefined,
+    credentials: c.S3_ACCESS_KEY_ID
+      ? { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: must(c.S3_SECRET_ACCESS_KEY, 'S3_SECRET_ACCESS_KEY') }
+      : undefined,
     // The SDK's default CRC32 trailers (aws-chunked bodies) are refused by many S3-compatible servers.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

@@ -188,7 +188,7 @@ export class LocalDiskStore implements BlobStore {
       const tmp = `${marker}.${randomUUID()}.tmp`;
       const fh = await this.io.open(tmp, 'wx');
       try {
-        await fh.writeFile(JSON.stringify({ database_id: databaseId, claimed_at: new Date().toISOString() }) + '\n');
+        await fh.writeFile(`${JSON.stringify({ database_id: databaseId, claimed_at: new Date().toISOString() })}\n`);
         await fh.sync();
       } finally {
         await fh.close();

@@ -115,7 +115,7 @@ export class S3Store implements BlobStore {
       if (recorded === databaseId) return;
       if (recorded !== undefined) throw new StoreOfAnotherDatabase(`s3://${this.bucket.name}`, recorded, databaseId);
       try {
-        return await this.bucket.put(MARKER, JSON.stringify({ database_id: databaseId }) + '\n', { ifNoneMatch: true });
+        return await this.bucket.put(MARKER, `${JSON.stringify({ database_id: databaseId })}\n`, { ifNoneMatch: true });
       } catch (err) {
         if (!isPreconditionFailed(err) || attempt > 2) throw err;
       }

@@ -8,7 +8,7 @@ import type { UserRecord } from '@/lib/schemas/users';
 export async function currentUser(): Promise<UserRecord | undefined> {
   const db = await getDb();
   const p = await sessionPrincipal(db, await headers());
-  if (!p || p.kind !== 'user') return undefined;
+  if (p?.kind !== 'user') return undefined;
   return getUser(db, p.userId).catch(() => undefined);
 }
 

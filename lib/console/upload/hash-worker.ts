@@ -23,7 +23,10 @@ self.onmessage = async (event: MessageEvent<{ file: File }>) => {
       if (end) break;
       sha.update(value);
       done += value.byteLength;
-      if (done - reported >= REPORT_EVERY) post({ type: 'progress', done: (reported = done) });
+      if (done - reported >= REPORT_EVERY) {
+        reported = done;
+        post({ type: 'progress', done });
+      }
     }
     post({ type: 'progress', done });
     post({ type: 'done', sha256: sha.digest('hex') });

@@ -37,7 +37,16 @@ function fakeNet() {
     },
     send: (o) => abortable(o.signal, (p) => sends.push({ ...p, o })),
   };
-  return { net, hashes, placeholders, sends, heads, answerHead: (fn: typeof head) => void (head = fn) };
+  return {
+    net,
+    hashes,
+    placeholders,
+    sends,
+    heads,
+    answerHead: (fn: typeof head) => {
+      head = fn;
+    },
+  };
 }
 
 const record = (name: string, id: string, url: string, stored = false) => ({ id, name, url, stored, entry_id: 'e1' }) as FileRecord;

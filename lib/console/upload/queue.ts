@@ -2,6 +2,7 @@
 // stored (or failed / cancelled, from where it can be retried). A retry resumes: the hash and the
 // placeholder are kept, and HEAD {url} tells how many bytes the server already holds.
 import { ApiFailure } from '../api';
+import { must } from '../../must';
 import type { FileRecord } from '../../schemas/records';
 import { SpeedMeter, secondsLeft } from './speed';
 import { browserTransport, type PlaceholderRequest, type UploadTransport } from './transport';
@@ -110,8 +111,9 @@ export class UploadQueue {
   }
 
   private pump() {
-    while (this.controllers.size < MAX_PARALLEL && this.waiting.length) {
-      const id = this.waiting.shift()!;
+    while (this.controllers.size < MAX_PARALLEL) {
+      const id = this.waiting.shift();
+      if (id === undefined) return;
       const ctrl = new AbortController();
       this.controllers.set(id, ctrl);
       this.run(id, ctrl.signal).finally(() => {
@@ -123,13 +125,13 @@ export class UploadQueue {
 
   private async run(id: string, signal: AbortSignal) {
     try {
-      let item = this.get(id)!;
+      let item = this.need(id);
       if (!item.sha256) {
         this.patch(id, { status: 'hashing' });
         const sha256 = await this.net.hash(item.file, (hashed) => this.patch(id, { hashed }), signal);
         this.patch(id, { sha256, hashed: item.file.size });
       }
-      item = this.get(id)!;
+      item = this.need(id);
       let offset = 0;
       if (!item.record) {
         this.patch(id, { status: 'creating' });
@@ -158,27 +160,28 @@ export class UploadQueue {
       private: o.private,
       embeddable: o.embeddable,
     };
-    return this.net.placeholder(this.entryId, body, method === 'PUT' ? item.record!.id : undefined);
+    return this.net.placeholder(this.entryId, body, method === 'PUT' ? must(item.record, 'the placeholder').id : undefined);
   }
 
   private async resumeOffset(item: UploadItem): Promise<number> {
     try {
-      const held = await this.net.offset(item.record!.url);
+      const held = await this.net.offset(must(item.record, 'the placeholder').url);
       return held < item.file.size ? held : 0;
     } catch (err) {
       if (!(err instanceof ApiFailure && err.key === 'upload_url_expired')) throw err;
-      this.patch(item.id, { record: await this.placeholder(item, 'PUT') });
-      return this.net.offset(this.get(item.id)!.record!.url);
+      const record = await this.placeholder(item, 'PUT');
+      this.patch(item.id, { record });
+      return this.net.offset(record.url);
     }
   }
 
   private async upload(id: string, offset: number, signal: AbortSignal) {
-    const item = this.get(id)!;
+    const item = this.need(id);
     const meter = new SpeedMeter();
     meter.sample(offset);
     this.patch(id, { status: 'uploading', sent: offset, speed: 0, eta: Infinity });
     const record = await this.net.send({
-      url: item.record!.url,
+      url: must(item.record, 'the placeholder').url,
       file: item.file,
       mime: mimeOf(item.file),
       offset,
@@ -190,6 +193,11 @@ export class UploadQueue {
     });
     this.patch(id, { status: 'stored', record, sent: item.file.size, speed: 0, eta: 0 });
     this.onStored(record);
+  }
+
+  /** The item a running upload works on (removing an item aborts its upload first). */
+  private need(id: string): UploadItem {
+    return must(this.get(id), `upload ${id}`);
   }
 
   private get(id: string) {

@@ -3,6 +3,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, isApiError } from '../../errors';
+import { must } from '../../must';
 import type { Scope } from '../../db/scope';
 import type { BlobStore } from '../../storage/blob-store';
 import type { FileInput, FileLimits } from '../../schemas/files';
@@ -56,9 +57,10 @@ export async function createFile(o: CreateFileOptions): Promise<{ file: File; cr
 
 function contentOf(input: FileInput, limits: FileLimits): Content {
   if (input.data === undefined) {
-    if (input.size! > limits.maxFileBytes)
+    const size = must(input.size, 'size');
+    if (size > limits.maxFileBytes)
       throw new ApiError('too_large', `A file is limited to ${limits.maxFileBytes} bytes`, { fields: { size: 'is over the limit' } });
-    return { hash: input.sha256!, size: input.size!, mime: input.mime! };
+    return { hash: must(input.sha256, 'sha256'), size, mime: must(input.mime, 'mime') };
   }
   const bytes = decodeInline(input.data, limits.maxInlineBytes);
   const hash = createHash('sha256').update(bytes).digest('hex');
@@ -91,7 +93,7 @@ async function storeInline(o: CreateFileOptions, entryId: string, id: string, co
 /** Inline bytes take the uploads' path: a held copy, placed under its hash as `refer` points a file at it. */
 async function placeInline(o: CreateFileOptions, content: Content, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
   const uploadId = `inline-${randomUUID()}`;
-  await o.store.receive(uploadId, [content.bytes!], { offset: 0, maxBytes: content.size, expectedHash: content.hash });
+  await o.store.receive(uploadId, [must(content.bytes, 'inline bytes')], { offset: 0, maxBytes: content.size, expectedHash: content.hash });
   try {
     return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, refer);
   } finally {

@@ -11,5 +11,5 @@ export async function listFiles(db: Tx, entryId: string): Promise<File[]> {
   });
   const currentIds = slots.map((s) => s.currentId).filter((id): id is string => !!id);
   const current = new Map((await db.file.findMany({ where: { id: { in: currentIds } } })).map((f) => [f.id, f]));
-  return slots.flatMap((s) => (s.currentId ? [current.get(s.currentId)!] : s.files)).filter(Boolean);
+  return slots.flatMap((s) => (s.currentId ? (current.get(s.currentId) ?? []) : s.files));
 }

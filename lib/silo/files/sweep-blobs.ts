@@ -46,7 +46,10 @@ export async function sweepBlobs(db: Db, store: BlobStore, opts: BlobSweepOption
     result.unreferenced += unreferenced.size;
     const ours = blobs.filter((b) => unreferenced.has(b.hash) && b.modifiedAt.getTime() >= placedAfter).map((b) => b.hash);
     // One failing blob must not stop the others; the first failure is reported at the end.
-    result.freed += await freeBlobs(db, store, ours).catch((err) => ((failure ??= err), 0));
+    result.freed += await freeBlobs(db, store, ours).catch((err) => {
+      failure ??= err;
+      return 0;
+    });
   };
   let batch: { hash: string; modifiedAt: Date }[] = [];
   for await (const blob of store.listBlobs()) {

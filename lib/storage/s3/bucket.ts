@@ -7,6 +7,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -15,6 +16,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
+import { must } from '../../must';
 
 export interface Part {
   n: number;
@@ -49,7 +51,7 @@ export class Bucket {
   async getBytes(key: string): Promise<Buffer | undefined> {
     try {
       const got = await this.client.send(new GetObjectCommand({ Bucket: this.name, Key: key }));
-      return Buffer.from(await got.Body!.transformToByteArray());
+      return Buffer.from(await must(got.Body, `the body of ${key}`).transformToByteArray());
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -58,7 +60,7 @@ export class Bucket {
 
   /** A stream of the object's bytes (a range of them); undefined when it is missing. */
   async stream(key: string, range?: { start: number; end: number }): Promise<Readable | undefined> {
-    let got;
+    let got: GetObjectCommandOutput;
     try {
       got = await this.client.send(
         new GetObjectCommand({ Bucket: this.name, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
@@ -101,21 +103,22 @@ export class Bucket {
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.name, Prefix: prefix, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) yield { key: o.Key!, size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) };
+      for (const o of page.Contents ?? [])
+        yield { key: must(o.Key, 'a listed key'), size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }
 
   async createMultipart(key: string): Promise<string> {
     const got = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.name, Key: key }));
-    return got.UploadId!;
+    return must(got.UploadId, `the upload id for ${key}`);
   }
 
   async uploadPart(key: string, uploadId: string, n: number, body: Uint8Array): Promise<string> {
     const got = await this.client.send(
       new UploadPartCommand({ Bucket: this.name, Key: key, UploadId: uploadId, PartNumber: n, Body: body }),
     );
-    return got.ETag!;
+    return must(got.ETag, `the ETag of part ${n} of ${key}`);
   }
 
   async completeMultipart(key: string, uploadId: string, parts: Part[]): Promise<void> {
@@ -160,7 +163,7 @@ export class Bucket {
             CopySourceRange: `bytes=${start}-${end}`,
           }),
         );
-        parts.push({ n, etag: got.CopyPartResult!.ETag! });
+        parts.push({ n, etag: must(got.CopyPartResult?.ETag, `the ETag of copied part ${n}`) });
       }
       await this.completeMultipart(to, uploadId, parts);
     } catch (err) {

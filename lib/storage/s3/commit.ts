@@ -20,7 +20,8 @@ export async function commitHeldCopy(bucket: Bucket, id: string, hash: string): 
     else await bucket.put(to, new Uint8Array(0));
     return dropHeldCopy(bucket, id); // also aborts a multipart upload that never got a part
   }
-  const mp = state.multipart!;
+  const mp = state.multipart;
+  if (!mp) throw new Error(`the held copy ${id} has parts but no multipart upload`);
   const staged = mp.key === stagingKey(id);
   if (!staged && mp.key !== to) throw new Error(`the held copy ${id} was staged for ${mp.key}, not ${to}`);
   const parts = [...state.parts];

@@ -135,19 +135,22 @@ class HeldWriter {
         this.sent.set(n, { etag, sha256 });
         return this.recordParts();
       })
-      .catch((err) => void (this.failed ??= { err }))
+      .catch((err) => {
+        this.failed ??= { err };
+      })
       .finally(() => this.uploading.delete(n));
     this.uploading.set(n, task);
   }
 
   /** Created with the first full part and recorded at once, so no process loses track of it. */
   private async multipart() {
-    if (!this.persisted.multipart) {
-      const id = await this.bucket.createMultipart(this.key);
-      this.persisted = { ...this.persisted, multipart: { key: this.key, id } };
+    let mp = this.persisted.multipart;
+    if (!mp) {
+      mp = { key: this.key, id: await this.bucket.createMultipart(this.key) };
+      this.persisted = { ...this.persisted, multipart: mp };
       await this.write(this.persisted);
     }
-    return this.persisted.multipart!;
+    return mp;
   }
 
   /** Records the parts sent so far in order (parts may finish out of order). */
