@@ -171,20 +171,23 @@ describe('delete during an upload', () => {
 });
 
 describe('inline completion and upload of one placeholder', () => {
+  /** The placeholder's request repeated with its bytes inline. */
+  const completeInline = (entryId: string, id: string, input: object, bytes: Buffer) =>
+    createFile({
+      db: w.db.prisma,
+      store: w.store,
+      scope,
+      entryId,
+      id,
+      input: parse({ ...input, data: bytes.toString('base64') }),
+      limits: LIMITS,
+    });
+
   it('while an upload holds the lease, the inline completion answers 409; after it, the same record', async () => {
     const bytes = Buffer.alloc(2000, 9);
     const id = crypto.randomUUID();
     const { file, entryId, input } = await placeholder(bytes, id);
-    const inline = () =>
-      createFile({
-        db: w.db.prisma,
-        store: w.store,
-        scope,
-        entryId,
-        id,
-        input: parse({ ...input, data: bytes.toString('base64') }),
-        limits: LIMITS,
-      });
+    const inline = () => completeInline(entryId, id, input, bytes);
     const p = paused(bytes.subarray(0, 500), bytes.subarray(500));
     const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: p.source, contentRange: null });
     await p.sending;
@@ -200,15 +203,7 @@ describe('inline completion and upload of one placeholder', () => {
     const id = crypto.randomUUID();
     const { file, entryId, input } = await placeholder(bytes, id);
     await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes.subarray(0, 700)], contentRange: 'bytes 0-699/2000' });
-    const done = await createFile({
-      db: w.db.prisma,
-      store: w.store,
-      scope,
-      entryId,
-      id,
-      input: parse({ ...input, data: bytes.toString('base64') }),
-      limits: LIMITS,
-    });
+    const done = await completeInline(entryId, id, input, bytes);
     expect(done.file.stored).toBe(true);
     expect(await w.store.heldSize(id)).toBe(0); // the partial upload's bytes are of no use now
     // `file` is the placeholder as a route loaded it before the completion.
