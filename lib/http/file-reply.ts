@@ -12,10 +12,10 @@ import { json } from './respond';
 
 export const readFileInput = (req: Request) => {
   const l = limits();
-  return readJson(req, fileInput({ maxFileBytes: l.files.maxFileBytes, meta: l.meta }), l.maxJsonBytes);
+  return readJson(req, fileInput(l.meta), l.maxJsonBytes);
 };
 
-export const readFileUpdate = (req: Request) => readJson(req, fileUpdate({ maxFileBytes: 0, meta: limits().meta }), limits().maxJsonBytes);
+export const readFileUpdate = (req: Request) => readJson(req, fileUpdate(limits().meta), limits().maxJsonBytes);
 
 /** A file as the API shows it, with its earlier versions. */
 export async function fileRecord(c: { db: Tx; signer: UrlSigner }, file: File) {

@@ -8,7 +8,7 @@ const tags = ['Files'];
 export const filePaths = (l: DocLimits): ZodOpenApiPathsObject => {
   const create = {
     tags,
-    requestBody: body(fileInput({ ...l.files, meta: l.meta })),
+    requestBody: body(fileInput(l.meta)),
     responses: {
       '201': ok('Created: the file record (a placeholder has stored: false and an upload url)', FileRecord),
       ...errors(400, 401, 404, 409, 413, 415, 422),
@@ -51,7 +51,7 @@ export const filePaths = (l: DocLimits): ZodOpenApiPathsObject => {
         operationId: 'updateFile',
         tags,
         summary: 'Update desc, meta, private, embeddable (no new version)',
-        requestBody: body(fileUpdate({ meta: l.meta })),
+        requestBody: body(fileUpdate(l.meta)),
         responses: { '200': ok('Updated', FileRecord), ...errors(401, 404, 415, 422) },
       },
       delete: {

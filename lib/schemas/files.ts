@@ -29,15 +29,11 @@ export interface FileLimits {
   uploadTtlSeconds: number;
 }
 
-/**
- * What the file request schemas check: meta. A size over the file limit is not checked here
- * because it answers 413, not 422 (create-file decides); the other file limits may be passed along.
- */
-export type FileSchemaLimits = Partial<FileLimits> & { meta: MetaLimits };
-
 const HASH_EXAMPLE = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 
-export const fileInput = (limits: FileSchemaLimits) =>
+// The request schemas check meta's limits; a size over the file limit answers 413, not 422, so
+// create-file checks it (FileLimits).
+export const fileInput = (metaLimits: MetaLimits) =>
   z
     .object({
       name: text(255, 1),
@@ -50,7 +46,7 @@ export const fileInput = (limits: FileSchemaLimits) =>
       desc: text(1024).default(''),
       embeddable: z.boolean().default(false),
       private: z.boolean().default(false),
-      meta: meta(limits.meta).default({}),
+      meta: meta(metaLimits).default({}),
     })
     .superRefine((v, ctx) => {
       if (v.data !== undefined) return;
@@ -61,11 +57,11 @@ export const fileInput = (limits: FileSchemaLimits) =>
 
 export type FileInput = z.infer<ReturnType<typeof fileInput>>;
 
-export const fileUpdate = (limits: FileSchemaLimits) =>
+export const fileUpdate = (metaLimits: MetaLimits) =>
   z
     .object({
       desc: text(1024).optional(),
-      meta: meta(limits.meta).optional(),
+      meta: meta(metaLimits).optional(),
       private: z.boolean().optional(),
       embeddable: z.boolean().optional(),
     })

@@ -10,7 +10,6 @@ import { fileInput, fileUpdate } from './files';
 import { SetupInput, UserInput, UserUpdate } from './users';
 
 const HOSTILE = ['a\u0000b', '\u0000', 'x\ud800', '\udc00y', 'a\ud800\ud800'];
-const fileLimits = { maxFileBytes: 1e9, meta: DEFAULT_META_LIMITS };
 
 /** A valid payload and the string fields in it. */
 const CASES: [string, z.ZodType, Record<string, unknown>, string[]][] = [
@@ -18,11 +17,11 @@ const CASES: [string, z.ZodType, Record<string, unknown>, string[]][] = [
   ['entry patch', entryUpdate(DEFAULT_META_LIMITS), { key: 'k', folder: 'f', name: 'n' }, ['key', 'folder', 'name']],
   [
     'file',
-    fileInput(fileLimits),
+    fileInput(DEFAULT_META_LIMITS),
     { name: 'n', key: 'k', desc: 'd', mime: 'text/plain', sha256: 'a'.repeat(64), size: 1 },
     ['name', 'key', 'desc', 'mime', 'sha256'],
   ],
-  ['file patch', fileUpdate(fileLimits), { desc: 'd' }, ['desc']],
+  ['file patch', fileUpdate(DEFAULT_META_LIMITS), { desc: 'd' }, ['desc']],
   ['owner', OwnerInput, { name: 'n' }, ['name']],
   ['app', AppInput, { name: 'n' }, ['name']],
   ['user', UserInput, { email: 'a@b.c', name: 'n', password: 'long enough' }, ['email', 'name']],
@@ -45,7 +44,7 @@ describe('string fields refuse NUL and unpaired surrogates', () => {
         expect(schema.safeParse({ ...valid, [field]: bad }).success, `${field}=${JSON.stringify(bad)}`).toBe(false);
   });
   it('meta keys and values', () => {
-    const schemas = [entryInput(DEFAULT_META_LIMITS), entryUpdate(DEFAULT_META_LIMITS), fileUpdate(fileLimits)];
+    const schemas = [entryInput(DEFAULT_META_LIMITS), entryUpdate(DEFAULT_META_LIMITS), fileUpdate(DEFAULT_META_LIMITS)];
     for (const schema of schemas)
       for (const bad of HOSTILE) {
         expect(schema.safeParse({ meta: { [bad]: 'v' } }).success).toBe(false);
