@@ -1,6 +1,6 @@
 // Resolves a Bearer credential to a Principal: owner API keys, enrollment tokens, the admin key.
 import { ApiError } from '../errors';
-import type { Db } from '../db/client';
+import { type Db, readCacheOf } from '../db/client';
 import { hashSecret, kindOf, sameHash } from './secrets';
 import type { Principal } from './principal';
 
@@ -9,12 +9,15 @@ export async function principalFromBearer(db: Db, bearer: string, adminKey?: str
   const kind = kindOf(bearer);
   const hash = hashSecret(bearer);
   if (kind === 'live_key' || kind === 'test_key') {
-    const key = await db.apiKey.findUnique({ where: { hash } });
+    // Cached until a key is written (revoked, created, its owner deleted): see read-cache.ts.
+    const key = await readCacheOf(db).read(['api_keys'], `api_key ${hash}`, () => db.apiKey.findUnique({ where: { hash } }));
     if (!key || key.revokedAt || !sameHash(key.hash, hash)) throw unknownCredentials();
     return { kind: 'owner', ownerId: key.ownerId, sandbox: key.sandbox, via: 'api_key' };
   }
   if (kind === 'token_live' || kind === 'token_test') {
-    const token = await db.enrollmentToken.findUnique({ where: { hash }, include: { enrollment: true } });
+    const token = await readCacheOf(db).read(['enrollment_tokens', 'enrollments'], `token ${hash}`, () =>
+      db.enrollmentToken.findUnique({ where: { hash }, include: { enrollment: true } }),
+    );
     if (!token || !sameHash(token.hash, hash)) throw unknownCredentials();
     if (token.expiresAt.getTime() <= Date.now()) throw new ApiError('token_expired', 'The enrollment token has expired; authorize again');
     if (token.enrollment.disabled) throw new ApiError('enrollment_disabled', 'The enrollment is disabled');

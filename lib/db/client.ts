@@ -5,11 +5,13 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from '../config';
 import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
+import { createReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
 
 export type Db = PrismaClient;
 /** A client or an open transaction: what a query that may run inside a caller's transaction takes. */
@@ -19,6 +21,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlRunner;
+  /** reads that stay exact without asking the database: on for the embedded one only (read-cache.ts) */
+  cache: ReadCache;
   close(): Promise<void>;
 }
 
@@ -45,11 +49,12 @@ function openPostgres(url: string): Database {
     exec: async (text) => void (await pool.query(text)),
     query: async (text, params) => (await pool.query(text, params)).rows,
   };
-  const prisma = newClient(new PrismaPg(pool));
+  const prisma = newClient(new PrismaPg(pool), noReadCache);
   return {
     kind: 'postgres',
     prisma,
     sql,
+    cache: noReadCache,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
@@ -60,15 +65,32 @@ function openPostgres(url: string): Database {
 async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const lite = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
+  // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
+  // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).
+  const cache = process.env.SILO_READ_CACHE === 'off' ? noReadCache : createReadCache();
   const sql: SqlRunner = {
-    exec: async (text) => void (await lite.exec(text)),
-    query: async (text, params) => (await lite.query(text, params)).rows as never,
+    exec: async (text) => {
+      try {
+        await lite.exec(text);
+      } finally {
+        cache.written('all');
+      }
+    },
+    query: async (text, params) => {
+      const written = writtenBy(text);
+      try {
+        return (await lite.query(text, params)).rows as never;
+      } finally {
+        if (written) cache.written(written);
+      }
+    },
   };
-  const prisma = newClient(new PrismaPGlite(lite));
+  const prisma = newClient(watchWrites(new PrismaPGlite(lite), cache), cache);
   return {
     kind: 'pglite',
     prisma,
     sql,
+    cache,
     close: async () => {
       await prisma.$disconnect();
       await lite.close();
@@ -76,8 +98,20 @@ async function openPglite(dataDir?: string): Promise<Database> {
   };
 }
 
-function newClient(adapter: PrismaPg | PrismaPGlite): PrismaClient {
-  if (!countingQueries) return new PrismaClient({ adapter });
+const caches = new WeakMap<object, ReadCache>();
+
+/** The read cache of a client; none inside a transaction, whose reads must see its own writes. */
+export function readCacheOf(db: Db | Tx): ReadCache {
+  return caches.get(db) ?? noReadCache;
+}
+
+function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache): PrismaClient {
+  const prisma = countingQueries ? countingClient(adapter) : new PrismaClient({ adapter });
+  caches.set(prisma, cache);
+  return prisma;
+}
+
+function countingClient(adapter: SqlDriverAdapterFactory): PrismaClient {
   // Query events report every statement and a transaction's COMMIT (not its BEGIN).
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', countQuery);

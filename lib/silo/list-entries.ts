@@ -1,5 +1,5 @@
 // GET /silo/v1/entries: one owner and environment's entries, newest first, keyset pages.
-import type { Db } from '../db/client';
+import { type Db, readCacheOf } from '../db/client';
 import { NEWEST_FIRST, afterCursor, page } from '../db/cursor';
 import type { Target } from '../db/scope';
 import { presentEntry } from './present-entry';
@@ -10,7 +10,15 @@ export interface ListEntriesOptions {
   query: { limit: number; cursor?: string; folder?: string; key?: string };
 }
 
-export async function listEntries({ db, target, query }: ListEntriesOptions) {
+/** What a page of entries is read from: a write to any of them is a new page. */
+const READS = ['entries', 'entry_folders', 'file_slots', 'files'];
+
+export function listEntries(opts: ListEntriesOptions) {
+  const { db, target, query } = opts;
+  return readCacheOf(db).read(READS, `entries ${JSON.stringify([target, query])}`, () => loadEntries(opts));
+}
+
+async function loadEntries({ db, target, query }: ListEntriesOptions) {
   const rows = await db.entry.findMany({
     where: {
       ownerId: target.ownerId,

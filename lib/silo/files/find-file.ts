@@ -1,5 +1,5 @@
 // Finding a file for a caller: by entry and id with credentials, or by its signed url.
-import type { Db } from '../../db/client';
+import { type Db, readCacheOf } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, notFound } from '../../errors';
 import { inScope, scopeWhere, type Scope } from '../../db/scope';
@@ -18,7 +18,9 @@ export interface FindFileInEntryOptions {
 export async function findFileInEntry({ db, scope, entryId, id }: FindFileInEntryOptions): Promise<File> {
   // One query when it is there (every read of a file's bytes); a miss asks again which of the
   // two is missing, as the answer names it.
-  const file = await db.file.findFirst({ where: { id, entryId, entry: scopeWhere(scope) } });
+  const file = await readCacheOf(db).read(['files', 'entries'], `file ${JSON.stringify([id, entryId, scope])}`, () =>
+    db.file.findFirst({ where: { id, entryId, entry: scopeWhere(scope) } }),
+  );
   if (file) return file;
   await findEntry({ db, scope, id: entryId });
   throw fileNotFound();

@@ -1,0 +1,133 @@
+// The read cache is never stale: every write the process commits reaches it before the writer
+// hears back, and a read that raced a write is not served afterwards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../access/revoke-api-key';
+import { createOwner } from '../access/create-owner';
+import { principalFromBearer } from '../access/authenticate';
+import { testWorld, type TestWorld } from '../testing/database';
+import { readCacheOf } from './client';
+import { createReadCache, writtenBy } from './read-cache';
+
+describe('writtenBy', () => {
+  it('reads nothing into a read', () => {
+    expect(writtenBy('SELECT "public"."entries"."id" FROM "public"."entries" WHERE "updated_at" > $1')).toBeUndefined();
+    expect(writtenBy('SELECT * FROM "public"."upload_leases" WHERE "file_id" = $1 FOR UPDATE')).toBeUndefined();
+    expect(writtenBy('SELECT * FROM files FOR NO KEY UPDATE SKIP LOCKED')).toBeUndefined();
+    expect(writtenBy("SELECT 'DELETE FROM owners' AS text")).toBeUndefined();
+    expect(writtenBy('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')).toBeUndefined();
+  });
+
+  it('names the tables an INSERT or UPDATE writes', () => {
+    expect(writtenBy('INSERT INTO "public"."entries" ("id","name") VALUES ($1,$2) RETURNING "id"')).toEqual(new Set(['entries']));
+    expect(writtenBy('UPDATE "public"."api_keys" SET "revoked_at" = $1 WHERE "id" = $2')).toEqual(new Set(['api_keys']));
+    expect(writtenBy('INSERT INTO blobs (hash, size) VALUES ($1, $2) ON CONFLICT (hash) DO UPDATE SET size = excluded.size')).toEqual(
+      new Set(['blobs']),
+    );
+    expect(writtenBy('INSERT INTO "blobs" ("hash") VALUES ($1) ON CONFLICT DO NOTHING')).toEqual(new Set(['blobs']));
+    expect(
+      writtenBy(
+        'WITH slot AS (INSERT INTO file_slots (id) VALUES ($1) ON CONFLICT (entry_id) DO UPDATE SET seq = file_slots.seq + 1 RETURNING id) UPDATE "files" SET version = 1 FROM slot',
+      ),
+    ).toEqual(new Set(['file_slots', 'files']));
+  });
+
+  it('counts anything else that writes as writing every table', () => {
+    expect(writtenBy('DELETE FROM "public"."owners" WHERE "id" = $1')).toBe('all');
+    expect(writtenBy('WITH gone AS (DELETE FROM files WHERE id = $1 RETURNING slot_id) SELECT * FROM gone')).toBe('all');
+    expect(writtenBy('TRUNCATE entries')).toBe('all');
+    expect(writtenBy('CREATE INDEX x ON entries (name)')).toBe('all');
+    expect(writtenBy('ALTER TABLE entries ADD COLUMN x int')).toBe('all');
+  });
+});
+
+describe('createReadCache', () => {
+  it('serves a read until a table it names is written', async () => {
+    const cache = createReadCache();
+    let loads = 0;
+    const read = () => cache.read(['a', 'b'], 'k', async () => ({ n: ++loads }));
+    expect(await read()).toEqual({ n: 1 });
+    expect(await read()).toEqual({ n: 1 });
+    cache.written(new Set(['c']));
+    expect(await read()).toEqual({ n: 1 });
+    cache.written(new Set(['b']));
+    expect(await read()).toEqual({ n: 2 });
+    cache.written('all');
+    expect(await read()).toEqual({ n: 3 });
+  });
+
+  it('never serves a read that a write overtook', async () => {
+    const cache = createReadCache();
+    let release = () => {};
+    const slow = cache.read(['a'], 'k', () => new Promise<string>((r) => (release = () => r('before the write'))));
+    cache.written(new Set(['a'])); // committed while the read was running
+    release();
+    expect(await slow).toBe('before the write');
+    expect(await cache.read(['a'], 'k', async () => 'after the write')).toBe('after the write');
+  });
+
+  it('shares one load between concurrent readers, and forgets a failed one', async () => {
+    const cache = createReadCache();
+    let loads = 0;
+    const load = async () => ++loads;
+    const [x, y] = await Promise.all([cache.read(['a'], 'k', load), cache.read(['a'], 'k', load)]);
+    expect([x, y, loads]).toEqual([1, 1, 1]);
+    await expect(cache.read(['a'], 'e', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.read(['a'], 'e', async () => 'up')).toBe('up');
+  });
+
+  it('freezes what it serves and keeps at most its size', async () => {
+    const cache = createReadCache(2);
+    const v = await cache.read(['a'], 'k', async () => ({ nested: { x: 1 } }));
+    expect(Object.isFrozen(v.nested)).toBe(true);
+    let loads = 0;
+    for (const k of ['k1', 'k2', 'k3']) await cache.read(['a'], k, async () => ++loads);
+    await cache.read(['a'], 'k1', async () => ++loads); // evicted: loads again
+    expect(loads).toBe(4);
+  });
+});
+
+describe('the embedded database', () => {
+  let w: TestWorld;
+  beforeAll(async () => (w = await testWorld()));
+  afterAll(() => w.close());
+
+  it('refuses a revoked key at once, though its lookup was cached', async () => {
+    const db = w.db.prisma;
+    const owner = await createOwner(db, 'cached');
+    const key = owner.api_keys[0];
+    await principalFromBearer(db, key.key);
+    await principalFromBearer(db, key.key);
+    await revokeApiKey({ db, ownerId: owner.id, keyId: key.id });
+    await expect(principalFromBearer(db, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
+  });
+
+  it('sees writes made in a transaction once it commits, and raw statements', async () => {
+    const db = w.db.prisma;
+    const cache = readCacheOf(db);
+    const owner = await createOwner(db, 'tx');
+    const count = () => cache.read(['entries'], `count ${owner.id}`, () => db.entry.count({ where: { ownerId: owner.id } }));
+    expect(await count()).toBe(0);
+    await db.$transaction(async (tx) => {
+      await tx.entry.create({ data: { id: crypto.randomUUID(), ownerId: owner.id, sandbox: false } });
+      expect(readCacheOf(tx)).not.toBe(cache); // no cache inside: its reads must see its writes
+    });
+    expect(await count()).toBe(1);
+    await db.$executeRaw`INSERT INTO entries (id, owner_id, sandbox, updated_at) VALUES (${crypto.randomUUID()}::uuid, ${owner.id}::uuid, false, now())`;
+    expect(await count()).toBe(2);
+    await db.owner.delete({ where: { id: owner.id } }); // cascades
+    expect(await count()).toBe(0);
+  });
+
+  it('is off on PostgreSQL, where other instances write', async () => {
+    if (!process.env.TEST_DATABASE_URL) return;
+    const pgw = await testWorld({ database: 'postgres' });
+    try {
+      const db = pgw.db.prisma;
+      let loads = 0;
+      for (let i = 0; i < 2; i++) await readCacheOf(db).read(['a'], 'k', async () => ++loads);
+      expect(loads).toBe(2);
+    } finally {
+      await pgw.close();
+    }
+  });
+});

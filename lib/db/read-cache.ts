@@ -1,0 +1,170 @@
+// A read cache that is never stale, for a database only this process writes (the embedded one).
+//
+// Every statement Prisma sends passes through `watchWrites` (the driver adapter): a statement that
+// writes bumps the generation of each table it writes, after it is committed. A cached read names
+// the tables it reads; it is served only while none of them has moved since the read began, so a
+// revoked key, a disabled enrollment or a new file is seen by the very next request. With
+// PostgreSQL other instances write too, and no process can know of their writes without asking
+// the database: there the cache is off (`noReadCache`) and every read goes to the database.
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
+
+/** What a statement writes: a set of tables, or (a delete, a script, anything unrecognized) all of them. */
+export type Written = ReadonlySet<string> | 'all';
+
+export interface ReadCache {
+  /**
+   * `load()`'s value for `key`, from the cache while no table in `tables` has been written since it
+   * was loaded. Values are frozen: a caller must copy before changing one.
+   */
+  read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T>;
+  /** Marks tables as written (every cached read of them reloads). */
+  written(w: Written): void;
+}
+
+/** No cache: every read loads (PostgreSQL, where other instances write). */
+export const noReadCache: ReadCache = {
+  read: (_tables, _key, load) => load(),
+  written: () => {},
+};
+
+interface Held {
+  tables: readonly string[];
+  /** the tables' generations when the load began */
+  seen: number[];
+  value: Promise<unknown>;
+}
+
+export function createReadCache(maxEntries = 10_000): ReadCache {
+  const generations = new Map<string, number>();
+  let all = 0; // bumped by writes to every table
+  const held = new Map<string, Held>();
+  const generation = (table: string) => (generations.get(table) ?? 0) + all;
+  const current = (h: Held) => h.tables.every((t, i) => generation(t) === h.seen[i]);
+
+  return {
+    read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
+      const h = held.get(key);
+      if (h && h.tables.length === tables.length && current(h)) {
+        // most recently used last: the oldest entries are the first ones evicted
+        held.delete(key);
+        held.set(key, h);
+        return h.value as Promise<T>;
+      }
+      // The generations are read before the load starts: a write committed while it runs leaves
+      // this entry behind the tables, and it is never served.
+      const entry: Held = { tables, seen: tables.map(generation), value: load().then(deepFreeze) };
+      held.delete(key);
+      held.set(key, entry);
+      entry.value.catch(() => {
+        if (held.get(key) === entry) held.delete(key);
+      });
+      while (held.size > maxEntries) held.delete(held.keys().next().value as string);
+      return entry.value as Promise<T>;
+    },
+    written(w: Written) {
+      if (w === 'all') all++;
+      else for (const t of w) generations.set(t, (generations.get(t) ?? 0) + 1);
+    },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+const WRITE = /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|COPY|ALTER|DROP|CREATE|GRANT|REVOKE|VACUUM|CLUSTER|REINDEX|LOCK|CALL|DO)\b/gi;
+const NAME = String.raw`(?:"[^"]+"|\w+)(?:\s*\.\s*(?:"[^"]+"|\w+))?`;
+const INSERT_TARGET = new RegExp(`^\\s+INTO\\s+(${NAME})`, 'i');
+const UPDATE_TARGET = new RegExp(`^\\s+(${NAME})`, 'i');
+const classified = new Map<string, Written | undefined>();
+
+/**
+ * The tables a statement writes, or undefined when it writes none. Errs towards writing: a
+ * DELETE (whose cascades reach other tables) or any statement it cannot read counts as writing
+ * everything; a read that is mistaken for a write only costs a reload.
+ */
+export function writtenBy(sql: string): Written | undefined {
+  if (classified.has(sql)) return classified.get(sql);
+  const result = classify(sql);
+  if (classified.size > 5_000) classified.clear();
+  classified.set(sql, result);
+  return result;
+}
+
+function classify(sql: string): Written | undefined {
+  const text = sql
+    .replace(/'(?:[^']|'')*'/g, "''") // string literals name no table
+    .replace(/\bFOR\s+(?:NO\s+KEY\s+)?(?:UPDATE|SHARE)\b/gi, '') // row locks write nothing
+    .replace(/\bON\s+CONFLICT\b[^;]*?\bDO\s+(?:UPDATE|NOTHING)\b/gi, ''); // the INSERT names the table
+  const tables = new Set<string>();
+  for (const m of text.matchAll(WRITE)) {
+    const word = m[1].toUpperCase();
+    const after = text.slice(m.index + m[0].length);
+    const target = word === 'INSERT' ? INSERT_TARGET.exec(after) : word === 'UPDATE' ? UPDATE_TARGET.exec(after) : null;
+    if (!target) return 'all';
+    const parts = target[1].split('.');
+    tables.add(parts[parts.length - 1].trim().replace(/^"|"$/g, ''));
+  }
+  return tables.size ? tables : undefined;
+}
+
+/** Wraps a driver adapter so every committed write reaches `cache.written`. */
+export function watchWrites(factory: SqlDriverAdapterFactory, cache: ReadCache): SqlDriverAdapterFactory {
+  const wrapped = Object.create(factory) as SqlDriverAdapterFactory;
+  wrapped.connect = async () => watchAdapter(await factory.connect(), cache);
+  return wrapped;
+}
+
+function watchAdapter(adapter: SqlDriverAdapter, cache: ReadCache): SqlDriverAdapter {
+  const wrapped = Object.create(adapter) as SqlDriverAdapter;
+  const run =
+    <R>(method: (q: SqlQuery) => Promise<R>) =>
+    async (q: SqlQuery): Promise<R> => {
+      const w = writtenBy(q.sql);
+      try {
+        return await method.call(adapter, q);
+      } finally {
+        if (w) cache.written(w);
+      }
+    };
+  wrapped.queryRaw = run(adapter.queryRaw);
+  wrapped.executeRaw = run(adapter.executeRaw);
+  wrapped.executeScript = async (script) => {
+    try {
+      await adapter.executeScript(script);
+    } finally {
+      cache.written('all');
+    }
+  };
+  wrapped.startTransaction = async (isolation) => watchTransaction(await adapter.startTransaction(isolation), cache);
+  return wrapped;
+}
+
+/** Inside a transaction writes are noted, and reported once it has ended (committed or not). */
+function watchTransaction(tx: Transaction, cache: ReadCache): Transaction {
+  const wrapped = Object.create(tx) as Transaction;
+  const pending: Written[] = [];
+  const note =
+    <R>(method: (q: SqlQuery) => Promise<R>) =>
+    (q: SqlQuery): Promise<R> => {
+      const w = writtenBy(q.sql);
+      if (w) pending.push(w);
+      return method.call(tx, q);
+    };
+  const end = (method: () => Promise<void>) => async () => {
+    try {
+      await method.call(tx);
+    } finally {
+      for (const w of pending.splice(0)) cache.written(w);
+    }
+  };
+  wrapped.queryRaw = note(tx.queryRaw);
+  wrapped.executeRaw = note(tx.executeRaw);
+  wrapped.commit = end(tx.commit);
+  wrapped.rollback = end(tx.rollback);
+  return wrapped;
+}
