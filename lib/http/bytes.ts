@@ -36,7 +36,7 @@ export async function serveFile(req: IncomingMessage, res: ServerResponse, store
     res.setHeader('Content-Length', size);
   }
   if (req.method === 'HEAD' || size === 0) return void res.end();
-  const stream = await store.read(file.hash, range.kind === 'partial' ? range.range : undefined);
+  const stream = await store.read(file.hash, range.kind === 'partial' ? range.range : undefined, size);
   await pipeline(stream, res);
 }
 

@@ -53,7 +53,8 @@ export interface BlobStore {
   dropHeld(uploadId: string): Promise<void>;
   /** Moves a verified held copy under its hash; when those bytes exist already it just drops the copy. */
   commitHeld(uploadId: string, hash: string): Promise<void>;
-  read(hash: string, range?: ByteRange): Promise<Readable>;
+  /** `size`, when the caller knows it, lets a small read allocate no more than it needs. */
+  read(hash: string, range?: ByteRange, size?: number): Promise<Readable>;
   exists(hash: string): Promise<boolean>;
   /** The stored size of blob `hash`, or undefined when the store does not hold it. */
   blobSize(hash: string): Promise<number | undefined>;

@@ -144,12 +144,15 @@ export class LocalDiskStore implements BlobStore {
     await fsyncDir(this.io, path.dirname(to));
   }
 
-  async read(hash: string, range?: ByteRange): Promise<Readable> {
+  async read(hash: string, range?: ByteRange, size?: number): Promise<Readable> {
     const file = this.blobPath(hash);
     const fh = await this.io.open(file, 'r').catch(() => {
       throw new BlobMissing(hash);
     });
-    return fh.createReadStream({ highWaterMark: CHUNK, start: range?.start, end: range?.end });
+    // 1 MiB chunks make large files fast; a 4 KiB invoice needs a 4 KiB buffer, not a 1 MiB one.
+    const length = range ? range.end - range.start + 1 : size;
+    const highWaterMark = length === undefined ? CHUNK : Math.max(1, Math.min(CHUNK, length));
+    return fh.createReadStream({ highWaterMark, start: range?.start, end: range?.end });
   }
 
   async exists(hash: string): Promise<boolean> {

@@ -11,6 +11,10 @@ const TX = { timeout: 120_000, maxWait: 120_000 };
 
 const LOCK_SPACE = 7230201;
 const lockHash = (tx: Tx, hash: string) => tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${hash}, ${LOCK_SPACE}))`;
+/** The lock and the record in one round trip: the CTE runs first, as the INSERT reads it. */
+const lockAndRecord = (tx: Tx, blob: { hash: string; size: number }) => tx.$executeRaw`
+  WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${blob.hash}, ${LOCK_SPACE})))
+  INSERT INTO blobs (hash, size) SELECT ${blob.hash}, ${blob.size} FROM locked ON CONFLICT (hash) DO NOTHING`;
 
 /** Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point at it) in one transaction. */
 export async function withPlacedBlob<T>(
@@ -21,14 +25,39 @@ export async function withPlacedBlob<T>(
 ): Promise<T> {
   try {
     return await db.$transaction(async (tx) => {
-      // The lock and the record in one round trip: the CTE runs first, as the INSERT reads it.
-      await tx.$executeRaw`
-        WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${blob.hash}, ${LOCK_SPACE})))
-        INSERT INTO blobs (hash, size) SELECT ${blob.hash}, ${blob.size} FROM locked ON CONFLICT (hash) DO NOTHING`;
+      await lockAndRecord(tx, blob);
       await store.commitHeld(blob.uploadId, blob.hash);
       return refer(tx);
     }, TX);
   } catch (err) {
+    // The bytes may now be in place with nothing referring to them.
+    await freeBlobs(db, store, [blob.hash]).catch(() => {});
+    throw err;
+  }
+}
+
+class BytesGone extends Error {}
+
+/**
+ * Records blob `hash`, whose bytes the caller put in place before (outside any lock, so no
+ * transaction waits on the disk), and runs `refer` in one transaction. Under the lock the bytes
+ * are looked for again: a free or the sweep may have taken them meanwhile, as nothing referred to
+ * them yet. Then nothing is written and the answer is false: place them under the lock instead.
+ */
+export async function withRecordedBlob<T>(
+  db: Db,
+  store: BlobStore,
+  blob: { hash: string; size: number },
+  refer: (tx: Tx) => Promise<T>,
+): Promise<T | false> {
+  try {
+    return await db.$transaction(async (tx) => {
+      await lockAndRecord(tx, blob);
+      if (!(await store.exists(blob.hash))) throw new BytesGone();
+      return refer(tx);
+    }, TX);
+  } catch (err) {
+    if (err instanceof BytesGone) return false;
     // The bytes may now be in place with nothing referring to them.
     await freeBlobs(db, store, [blob.hash]).catch(() => {});
     throw err;

@@ -10,7 +10,7 @@ import type { FileInput, FileLimits } from '../../schemas/files';
 import { findEntry } from '../find-entry';
 import { UNIQUE, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
-import { withPlacedBlob } from './blobs';
+import { withPlacedBlob, withRecordedBlob } from './blobs';
 import { ensureSlot } from './replace-file';
 import { insertCurrent } from './replace-file';
 import { makeCurrent } from './replace-file';
@@ -90,12 +90,25 @@ async function storeInline(o: CreateFileOptions, entryId: string, id: string, co
   return placeInline(o, content, (tx) => insertCurrent(tx, { id, entryId, urlNonce: nonce(), ...rowFields(o.input, content) }));
 }
 
-/** Inline bytes take the uploads' path: a held copy, placed under its hash as `refer` points a file at it. */
+/**
+ * Inline bytes are put in place first (unless identical bytes are stored already), then recorded
+ * as `refer` points a file at them, in a transaction that does not wait on the disk. Should they
+ * have been freed in between, they take the uploads' path: placed under the lock.
+ */
 async function placeInline(o: CreateFileOptions, content: Content, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
+  const blob = { hash: content.hash, size: content.size };
+  if (!(await o.store.exists(blob.hash))) await holdAndPlace(o, content, (uploadId) => o.store.commitHeld(uploadId, blob.hash));
+  const file = await withRecordedBlob(o.db, o.store, blob, refer);
+  if (file !== false) return file;
+  return holdAndPlace(o, content, (uploadId) => withPlacedBlob(o.db, o.store, { uploadId, ...blob }, refer));
+}
+
+/** Writes inline bytes to a held copy, as an upload's arrive, and runs `place` on it. */
+async function holdAndPlace<T>(o: CreateFileOptions, content: Content, place: (uploadId: string) => Promise<T>): Promise<T> {
   const uploadId = `inline-${randomUUID()}`;
   await o.store.receive(uploadId, [must(content.bytes, 'inline bytes')], { offset: 0, maxBytes: content.size, expectedHash: content.hash });
   try {
-    return await withPlacedBlob(o.db, o.store, { uploadId, hash: content.hash, size: content.size }, refer);
+    return await place(uploadId);
   } finally {
     await o.store.dropHeld(uploadId);
   }

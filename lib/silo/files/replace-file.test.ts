@@ -111,3 +111,42 @@ describe('replacement', () => {
     await expect(upload({ name: 'p.txt', data: b64('y') }, id)).rejects.toBeInstanceOf(ApiError);
   });
 });
+
+describe('inline bytes placed before their transaction', () => {
+  it('are placed again under the lock when freed before it was taken', async () => {
+    // A store that loses the bytes placed outside the lock, as a racing free or the sweep would.
+    let lost = 0;
+    const store = Object.create(w.store) as typeof w.store;
+    store.commitHeld = async (uploadId, hash) => {
+      await w.store.commitHeld(uploadId, hash);
+      if (lost++ === 0) await w.store.delete(hash);
+    };
+    const bytes = `freed ${randomUUID()}`;
+    const { file } = await createFile({
+      db: w.db.prisma,
+      store,
+      scope,
+      entryId,
+      input: parse({ name: 'freed.txt', data: b64(bytes) }),
+      limits: LIMITS,
+    });
+    expect(lost).toBe(2); // placed outside, lost, placed again under the lock
+    expect(file.stored).toBe(true);
+    const read = await w.store.read(file.hash);
+    expect(Buffer.concat(await read.toArray()).toString()).toBe(bytes);
+  });
+
+  it('are written once when identical bytes are stored already', async () => {
+    let placed = 0;
+    const store = Object.create(w.store) as typeof w.store;
+    store.commitHeld = async (uploadId, hash) => {
+      placed++;
+      await w.store.commitHeld(uploadId, hash);
+    };
+    const data = b64(`twice ${randomUUID()}`);
+    const make = (name: string) => createFile({ db: w.db.prisma, store, scope, entryId, input: parse({ name, data }), limits: LIMITS });
+    await make('one.txt');
+    await make('two.txt');
+    expect(placed).toBe(1);
+  });
+});
