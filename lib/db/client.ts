@@ -98,16 +98,20 @@ async function openPglite(dataDir?: string): Promise<Database> {
   };
 }
 
-const caches = new WeakMap<object, ReadCache>();
+// On globalThis: Next bundles a copy of this module per route, and a map of one copy would know
+// only the clients that copy made. Keyed by the client object: a transaction's client is another.
+const shared = globalThis as { [key: symbol]: WeakMap<object, ReadCache> | undefined };
+const CACHES = Symbol.for('silo.readCaches');
+const readCaches = (shared[CACHES] ??= new WeakMap<object, ReadCache>());
 
 /** The read cache of a client; none inside a transaction, whose reads must see its own writes. */
 export function readCacheOf(db: Db | Tx): ReadCache {
-  return caches.get(db) ?? noReadCache;
+  return readCaches.get(db) ?? noReadCache;
 }
 
 function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache): PrismaClient {
   const prisma = countingQueries ? countingClient(adapter) : new PrismaClient({ adapter });
-  caches.set(prisma, cache);
+  readCaches.set(prisma, cache);
   return prisma;
 }
 
