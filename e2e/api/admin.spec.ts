@@ -84,7 +84,11 @@ test.describe('enrolling an application from the console', () => {
     const app = await newApp(admin);
     await expectError(await admin.post('/admin/v1/enrollments', { data: { app_id: NOBODY, owner_id: owner.id } }), 404, 'not_found');
     await expectError(await admin.post('/admin/v1/enrollments', { data: { app_id: app.id, owner_id: NOBODY } }), 404, 'not_found');
-    const bad = await expectError(await admin.post('/admin/v1/enrollments', { data: { app_id: 'x', owner_id: owner.id } }), 422, 'validation');
+    const bad = await expectError(
+      await admin.post('/admin/v1/enrollments', { data: { app_id: 'x', owner_id: owner.id } }),
+      422,
+      'validation',
+    );
     expect(bad.fields?.app_id).toBeTruthy();
     await expectError(await admin.post('/admin/v1/enrollments', { data: { app_id: app.id } }), 422, 'validation');
     await expectError(

@@ -9,7 +9,9 @@ export const AuthorizeInput = z
     id: uuid.optional().meta({ description: 'Enrollment to authorize; an alternative to owner_id' }),
     owner_id: uuid
       .optional()
-      .meta({ description: 'Owner of the enrollment; needs a trusted app, the owner key, or an enabled enrollment made by an administrator' }),
+      .meta({
+        description: 'Owner of the enrollment; needs a trusted app, the owner key, or an enabled enrollment made by an administrator',
+      }),
     sandbox: z.boolean().optional().meta({ description: 'Without an owner key: the sandbox enrollment instead of live' }),
   })
   .meta({ id: 'AuthorizeEnrollment' });
