@@ -7,11 +7,9 @@ export const AuthorizeInput = z
     client_id: plain(200).optional(),
     client_secret: z.string().max(500).optional(),
     id: uuid.optional().meta({ description: 'Enrollment to authorize; an alternative to owner_id' }),
-    owner_id: uuid
-      .optional()
-      .meta({
-        description: 'Owner of the enrollment; needs a trusted app, the owner key, or an enabled enrollment made by an administrator',
-      }),
+    owner_id: uuid.optional().meta({
+      description: 'Owner of the enrollment; needs a trusted app, the owner key, or an enabled enrollment made by an administrator',
+    }),
     sandbox: z.boolean().optional().meta({ description: 'Without an owner key: the sandbox enrollment instead of live' }),
   })
   .meta({ id: 'AuthorizeEnrollment' });
@@ -74,9 +72,9 @@ const ownerName = z.string().meta({ example: 'Acme Ltd' });
 const count = z.number().int().min(0);
 export const OwnerUsage = z
   .object({
-    entries: count.meta({ description: 'Entries, both environments' }),
-    files: count.meta({ description: 'Stored file versions (every version, placeholders not counted)' }),
-    bytes: count.meta({ description: 'Sum of their sizes; identical bytes are kept once, so the disk may hold less' }),
+    entries: count.meta({ description: 'Entries, both environments', example: 42 }),
+    files: count.meta({ description: 'Stored file versions (every version, placeholders not counted)', example: 57 }),
+    bytes: count.meta({ description: 'Sum of their sizes; identical bytes are kept once, so the disk may hold less', example: 12345678 }),
   })
   .meta({ id: 'OwnerUsage' });
 export type OwnerUsage = z.infer<typeof OwnerUsage>;
