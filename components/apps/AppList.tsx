@@ -1,5 +1,6 @@
 'use client';
-// Applications: register one (trusted or not), rotate its client secret; secrets are shown once.
+// Applications: register one (trusted or not), rename it, rotate its client secret; secrets are
+// shown once.
 import { useState } from 'react';
 import { useMe } from '@/components/shell/UserContext';
 import { Badge } from '@/components/ui/Badge';
@@ -13,6 +14,7 @@ import { useToast } from '@/components/ui/Toaster';
 import { useApps, useRotateSecret } from '@/lib/console/hooks/apps';
 import type { App } from '@/lib/schemas/records';
 import { NewAppForm } from './NewAppForm';
+import { RenameApp } from './RenameApp';
 
 export function AppList() {
   const me = useMe();
@@ -52,16 +54,19 @@ export function AppList() {
               actions: true,
               cell: (a) =>
                 me.admin && (
-                  <ConfirmButton
-                    className="btn btn-small"
-                    aria-label={`Rotate the secret of ${a.name}`}
-                    title="Rotate the client secret?"
-                    message={`The current secret of ${a.name} stops working at once.`}
-                    confirm="Rotate secret"
-                    onConfirm={() => rotate.mutate(a.id)}
-                  >
-                    Rotate secret
-                  </ConfirmButton>
+                  <span className="row">
+                    <RenameApp app={a} />
+                    <ConfirmButton
+                      className="btn btn-small"
+                      aria-label={`Rotate the secret of ${a.name}`}
+                      title="Rotate the client secret?"
+                      message={`The current secret of ${a.name} stops working at once.`}
+                      confirm="Rotate secret"
+                      onConfirm={() => rotate.mutate(a.id)}
+                    >
+                      Rotate secret
+                    </ConfirmButton>
+                  </span>
                 ),
             },
           ]}

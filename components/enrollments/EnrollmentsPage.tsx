@@ -1,5 +1,7 @@
 'use client';
-// Enrollments: the authorize form, and every enrollment with disable / enable.
+// Enrollments: enrolling an application in a workspace (admins), and every enrollment with
+// disable / enable.
+import { useMe } from '@/components/shell/UserContext';
 import { Badge, EnvironmentBadge } from '@/components/ui/Badge';
 import { DataTable } from '@/components/ui/DataTable';
 import { LoadMore } from '@/components/ui/LoadMore';
@@ -9,9 +11,10 @@ import { formatDate } from '@/lib/console/format';
 import { useApps } from '@/lib/console/hooks/apps';
 import { useEnrollments, useToggleEnrollment } from '@/lib/console/hooks/enrollments';
 import { useOwners } from '@/lib/console/hooks/owners';
-import { AuthorizeForm } from './AuthorizeForm';
+import { EnrollForm } from './EnrollForm';
 
 export function EnrollmentsPage() {
+  const me = useMe();
   const list = useEnrollments();
   const apps = useApps();
   const owners = useOwners();
@@ -25,7 +28,7 @@ export function EnrollmentsPage() {
   return (
     <>
       <PageHeader title="Enrollments" />
-      <AuthorizeForm />
+      {me.admin && <EnrollForm />}
       <section className="panel" aria-labelledby="enrollments-title">
         <h2 id="enrollments-title">All enrollments</h2>
         <DataTable
@@ -34,7 +37,7 @@ export function EnrollmentsPage() {
           error={list.error}
           rowKey={(e) => e.id}
           rowTestId="enrollment-row"
-          empty={{ title: 'No enrollments yet', body: "An application's first authorization for a workspace creates one." }}
+          empty={{ title: 'No enrollments yet', body: "Enroll an application above, or an application's first authorization creates one." }}
           columns={[
             { head: 'Application', cell: (e) => appName(e.app_id) },
             { head: 'Workspace', cell: (e) => ownerName(e.owner_id) },

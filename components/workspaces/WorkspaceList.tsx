@@ -1,5 +1,6 @@
 'use client';
-// All workspaces the user may see; admins create new ones (their two keys are shown once).
+// All workspaces the user may see with their storage used; admins create new ones (their two keys
+// are shown once) and rename them.
 import Link from 'next/link';
 import { useState } from 'react';
 import { useMe } from '@/components/shell/UserContext';
@@ -13,6 +14,8 @@ import { useToast } from '@/components/ui/Toaster';
 import { useCreateOwner, useOwners } from '@/lib/console/hooks/owners';
 import type { Owner } from '@/lib/schemas/records';
 import { keySecret } from './ApiKeys';
+import { RenameWorkspace } from './RenameWorkspace';
+import { UsageSize } from './Usage';
 
 export function WorkspaceList() {
   const me = useMe();
@@ -39,7 +42,14 @@ export function WorkspaceList() {
           columns={[
             { head: 'Name', cell: (o) => <Link href={`/workspaces/${o.id}`}>{o.name}</Link> },
             { head: 'ID', wide: true, className: 'mono muted', cell: (o) => o.id },
-            { ...createdColumn, wide: false },
+            {
+              head: 'Storage',
+              className: 'cell-size',
+              cell: (o) => (o.usage ? <UsageSize bytes={o.usage.bytes} /> : '—'),
+            },
+            { head: 'Entries', wide: true, className: 'cell-num', cell: (o) => o.usage?.entries.toLocaleString('en') ?? '—' },
+            { ...createdColumn, wide: true },
+            { actions: true, cell: (o) => me.admin && <RenameWorkspace owner={o} small /> },
           ]}
         />
       </section>

@@ -1,14 +1,21 @@
 'use client';
-// One workspace: its keys and its entries.
+// One workspace: its name (admins rename it), its storage used, and two tabs: its entries and its
+// API keys (?tab=keys).
 import Link from 'next/link';
+import { Suspense } from 'react';
+import { useMe } from '@/components/shell/UserContext';
 import { EntryBrowser } from '@/components/entries/EntryBrowser';
 import { ErrorNote } from '@/components/ui/ErrorNote';
 import { PageHeader } from '@/components/ui/PageHeader';
 import { Skeleton } from '@/components/ui/Skeleton';
+import { Tabs } from '@/components/ui/Tabs';
 import { useOwner } from '@/lib/console/hooks/owners';
 import { ApiKeys } from './ApiKeys';
+import { RenameWorkspace } from './RenameWorkspace';
+import { UsageSummary } from './Usage';
 
 export function WorkspacePage({ id }: { id: string }) {
+  const me = useMe();
   const owner = useOwner(id);
   if (owner.isPending) return <Skeleton rows={6} />;
   if (owner.error) return <ErrorNote error={owner.error} />;
@@ -18,10 +25,19 @@ export function WorkspacePage({ id }: { id: string }) {
         <Link href="/workspaces">Workspaces</Link> /
       </div>
       <PageHeader title={owner.data.name}>
-        <span className="mono muted">{owner.data.id}</span>
+        <span className="mono muted id-text">{owner.data.id}</span>
+        {me.admin && <RenameWorkspace owner={owner.data} />}
       </PageHeader>
-      <EntryBrowser ownerId={id} />
-      <ApiKeys owner={owner.data} />
+      {owner.data.usage && <UsageSummary usage={owner.data.usage} />}
+      <Suspense>
+        <Tabs
+          label="Workspace"
+          tabs={[
+            { id: 'entries', label: 'Entries', panel: () => <EntryBrowser ownerId={id} /> },
+            { id: 'keys', label: 'API keys', panel: () => <ApiKeys owner={owner.data} /> },
+          ]}
+        />
+      </Suspense>
     </>
   );
 }

@@ -1,5 +1,5 @@
 // Issue 4: workspaces and their keys, applications and their secrets, and authorizing an
-// enrollment from the console, all through the same API apps call.
+// application in a workspace from the console, all through the same API apps call.
 import { expect, screenshot, signIn, test } from './console';
 
 test('create a workspace and keys; revoke a key', async ({ page, adminAccount, request }) => {
@@ -19,6 +19,11 @@ test('create a workspace and keys; revoke a key', async ({ page, adminAccount, r
   await created.getByRole('link', { name: 'Open Acme Ltd' }).click();
 
   await expect(page.getByRole('heading', { name: 'Acme Ltd', level: 1 })).toBeVisible();
+  // The keys have their own tab, in the URL.
+  await expect(page.getByRole('tab', { name: 'Entries' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: 'API keys' }).click();
+  await expect(page).toHaveURL(/\?tab=keys$/);
+  await expect(page.getByRole('tab', { name: 'API keys' })).toHaveAttribute('aria-selected', 'true');
   const keys = page.getByRole('region', { name: 'API keys' });
   await expect(keys.getByRole('row')).toHaveCount(3);
   await keys.getByRole('button', { name: 'New sandbox key' }).click();
@@ -34,10 +39,18 @@ test('create a workspace and keys; revoke a key', async ({ page, adminAccount, r
   await page.getByRole('alertdialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke key', exact: true }).click();
   await expect(keys.getByRole('row')).toHaveCount(3);
   expect((await request.get('/silo/v1/entries', { headers: { Authorization: `Bearer ${extra}` } })).status()).toBe(401);
+  await screenshot(page, 'workspace-keys');
+  // A link to the tab opens it; the entries tab is the page without the parameter.
+  await page.reload();
+  await expect(keys.getByRole('row')).toHaveCount(3);
+  await page.getByRole('tab', { name: 'Entries' }).click();
+  await expect(page).not.toHaveURL(/tab=/);
+  await expect(keys).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New entry' })).toBeVisible();
   await screenshot(page, 'workspace');
 });
 
-test('register an application, authorize an enrollment, disable and enable it', async ({ page, adminAccount, request, newOwner }) => {
+test('register an application, enroll it in a workspace, disable and enable it', async ({ page, adminAccount, request, newOwner }) => {
   const owner = await newOwner('Globex');
   await signIn(page, adminAccount);
   await page.getByRole('link', { name: 'Applications' }).click();
@@ -61,34 +74,38 @@ test('register an application, authorize an enrollment, disable and enable it', 
   expect(rotated).not.toBe(clientSecret);
   await page.getByRole('dialog', { name: 'Client credentials' }).getByRole('button', { name: 'Close' }).click();
 
+  // Enroll from the console: pick the application and the workspace; no secret, no owner key.
   await page.getByRole('link', { name: 'Enrollments' }).click();
-  const form = page.getByRole('region', { name: 'Authorize an enrollment' });
-  await form.getByLabel('Client ID').fill(clientId);
-  await form.getByLabel('Client secret').fill(clientSecret);
-  await form.getByLabel('Owner (workspace)').selectOption(owner.id);
-  await form.getByLabel('Owner API key').fill(owner.liveKey);
-  await form.getByRole('button', { name: 'Authorize' }).click();
-  // The old secret was rotated away: the contract's message is shown as it is.
-  await expect(form.locator('.error-note')).toContainText(/client/i);
-
-  await form.getByLabel('Client secret').fill(rotated);
-  await form.getByRole('button', { name: 'Authorize' }).click();
-  const done = form.getByTestId('authorized');
-  await expect(done.getByTestId('countdown')).toHaveText(/expires in \d/);
-  const first = await done.getByTestId('countdown').innerText();
-  await expect(done.getByTestId('countdown')).not.toHaveText(first); // it ticks
-  const token = await done.getByTestId('secret-value').innerText();
-  const withToken = { headers: { Authorization: `Bearer ${token}` } };
-  expect((await request.get('/silo/v1/entries', withToken)).status()).toBe(200);
+  const form = page.getByRole('region', { name: 'Enroll an application' });
+  await expect(form.locator('input[type=password], input')).toHaveCount(0);
+  const authorize = (data: object = {}) =>
+    request.post('/access/v1/enrollment/authorize', { data: { client_id: clientId, client_secret: rotated, owner_id: owner.id, ...data } });
+  expect((await authorize()).status()).toBe(403);
+  await form.getByLabel('Application').selectOption({ label: `Invoicer — ${clientId}` });
+  await form.getByLabel('Workspace').selectOption(owner.id);
+  await expect(form.getByLabel('Environment')).toHaveValue('live');
+  await screenshot(page, 'enroll');
+  await form.getByRole('button', { name: 'Enroll' }).click();
+  await expect(page.getByText('Enrolled: the application may authorize with owner_id alone')).toBeVisible();
+  const row = page.getByTestId('enrollment-row').filter({ hasText: 'Globex' });
+  await expect(row).toContainText('live');
+  await expect(row).toContainText('enabled');
   await screenshot(page, 'enrollments');
 
+  // The application now authorizes with its credentials and owner_id alone, in that environment only.
+  const ok = await authorize();
+  expect(ok.status(), await ok.text()).toBe(200);
+  const token = (await ok.json()).token;
+  const withToken = { headers: { Authorization: `Bearer ${token}` } };
+  expect((await request.get('/silo/v1/entries', withToken)).status()).toBe(200);
+  expect((await authorize({ sandbox: true })).status()).toBe(403);
+
   // Disable: its token stops working; enable: it works again.
-  const row = page.getByTestId('enrollment-row').filter({ hasText: 'Globex' });
-  await expect(row).toContainText('enabled');
   await row.getByRole('button', { name: 'Disable' }).click();
   await expect(row).toContainText('disabled');
   const refused = await request.get('/silo/v1/entries', withToken);
   expect([refused.status(), (await refused.json()).key]).toEqual([403, 'enrollment_disabled']);
+  expect((await (await authorize()).json()).key).toBe('enrollment_disabled');
   await row.getByRole('button', { name: 'Enable' }).click();
   await expect(row).toContainText('enabled');
   expect((await request.get('/silo/v1/entries', withToken)).status()).toBe(200);

@@ -5,6 +5,7 @@ import { createApp } from './create-app';
 import { verifyClient } from './verify-client';
 import { principalFromBearer } from './authenticate';
 import { authorizeEnrollment } from './authorize-enrollment';
+import { createEnrollment } from './create-enrollment';
 import { createOwner } from './create-owner';
 
 let w: TestWorld;
@@ -25,6 +26,25 @@ describe('authorizeEnrollment', () => {
     expect(sandbox.sandbox).toBe(true);
     const p = await principalFromBearer(db, sandbox.token);
     expect(p).toEqual({ kind: 'owner', ownerId: owner.id, sandbox: true, via: 'enrollment' });
+  });
+
+  it('an enrollment made by an administrator needs no owner key, in its environment only, while enabled', async () => {
+    const db = w.db.prisma;
+    const owner = await createOwner(db, 'D');
+    const other = await createOwner(db, 'E');
+    const made = await createApp(db, { name: 'enrolled', trusted: false });
+    const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
+    const base = { app, ownerId: owner.id, tokenTtlSeconds: 60 };
+    await expect(authorizeEnrollment(db, base)).rejects.toMatchObject({ key: 'forbidden' });
+    const { created, record } = await createEnrollment(db, { app_id: app.id, owner_id: owner.id, sandbox: false });
+    expect(created).toBe(true);
+    expect((await createEnrollment(db, { app_id: app.id, owner_id: owner.id, sandbox: false })).created).toBe(false);
+    const ok = await authorizeEnrollment(db, base);
+    expect([ok.id, ok.sandbox]).toEqual([record.id, false]);
+    await expect(authorizeEnrollment(db, { ...base, sandbox: true })).rejects.toMatchObject({ key: 'forbidden' });
+    await expect(authorizeEnrollment(db, { ...base, ownerId: other.id })).rejects.toMatchObject({ key: 'forbidden' });
+    await db.enrollment.update({ where: { id: record.id }, data: { disabled: true } });
+    await expect(authorizeEnrollment(db, base)).rejects.toMatchObject({ key: 'enrollment_disabled' });
   });
 
   it('tokens expire and die with a disabled enrollment', async () => {

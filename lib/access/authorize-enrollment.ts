@@ -52,7 +52,7 @@ async function byOwner(db: Db, o: AuthorizeOptions, ownerId: string): Promise<En
   } else if (o.app.trusted) {
     sandbox = o.sandbox ?? false;
   } else {
-    throw new ApiError('forbidden', "This application is not trusted: send the owner's API key (X-Owner-Key) to show consent");
+    return enrolled(db, o, ownerId);
   }
   if (!(await db.owner.findUnique({ where: { id: ownerId } }))) throw notFound('Owner not found');
   const where = { appId_ownerId_sandbox: { appId: o.app.id, ownerId, sandbox } };
@@ -64,4 +64,19 @@ async function byOwner(db: Db, o: AuthorizeOptions, ownerId: string): Promise<En
     if (isUniqueViolation(err, UNIQUE.enrollment)) return db.enrollment.findUniqueOrThrow({ where });
     throw err;
   }
+}
+
+/**
+ * Neither trusted nor consenting with a key: allowed only where the enrollment exists already (an
+ * administrator enrolled the app, or the owner consented before), as authorizing by its id is.
+ * A disabled one answers enrollment_disabled (authorizeEnrollment checks).
+ */
+async function enrolled(db: Db, o: AuthorizeOptions, ownerId: string): Promise<Enrollment> {
+  const where = { appId_ownerId_sandbox: { appId: o.app.id, ownerId, sandbox: o.sandbox ?? false } };
+  const existing = await db.enrollment.findUnique({ where });
+  if (existing) return existing;
+  throw new ApiError(
+    'forbidden',
+    "This application is not enrolled in this workspace: an administrator may enroll it, or send the owner's API key (X-Owner-Key) to show consent",
+  );
 }

@@ -1,7 +1,8 @@
-// GET /admin/v1/owners/{id}: the workspace and its keys (prefixes only), if the scope reaches it.
+// GET /admin/v1/owners/{id}: the workspace, its keys (prefixes only) and its storage used, if the scope reaches it.
 import type { Db } from '../db/client';
 import { ownsWorkspace, type Scope } from '../db/scope';
 import { notFound } from '../errors';
+import { ownerUsage } from './owner-usage';
 import { presentOwner } from './present-owner';
 
 export interface GetOwnerOptions {
@@ -15,5 +16,6 @@ export async function getOwner({ db, scope, id }: GetOwnerOptions) {
     ? await db.owner.findUnique({ where: { id }, include: { apiKeys: { orderBy: { createdAt: 'asc' } } } })
     : null;
   if (!owner) throw notFound('Owner not found');
-  return presentOwner(owner, owner.apiKeys);
+  const usage = await ownerUsage(db, [id]);
+  return presentOwner(owner, owner.apiKeys, usage.get(id));
 }

@@ -1,7 +1,9 @@
-// GET /admin/v1/owners: every workspace, or a console member's own; newest first, keyset pages.
+// GET /admin/v1/owners: every workspace, or a console member's own; newest first, keyset pages,
+// each with its storage used (one aggregate statement for the page).
 import { NEWEST_FIRST, afterCursor, page } from '../db/cursor';
 import type { Db } from '../db/client';
 import { ownerIdFilter, type Scope } from '../db/scope';
+import { ownerUsage } from './owner-usage';
 import { presentOwner } from './present-owner';
 
 export interface ListOwnersOptions {
@@ -17,5 +19,9 @@ export async function listOwners({ db, query, scope }: ListOwnersOptions) {
     take: query.limit + 1,
   });
   const p = page(rows, query.limit, query.cursor);
-  return { ...p, list: p.list.map((o) => presentOwner(o)) };
+  const usage = await ownerUsage(
+    db,
+    p.list.map((o) => o.id),
+  );
+  return { ...p, list: p.list.map((o) => presentOwner(o, undefined, usage.get(o.id))) };
 }

@@ -9,7 +9,8 @@ export function formatBytes(n: number): string {
     v /= 1000;
     i++;
   }
-  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[i]}`;
+  // a no-break space: a size never wraps onto two lines
+  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)}\u00a0${UNITS[i]}`;
 }
 
 export function formatDuration(seconds: number): string {

@@ -1,6 +1,6 @@
 // /admin/v1/apps: applications and their client credentials.
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { AppInput, AppList, NewAppSecret } from '../schemas/access';
+import { AppInput, AppList, AppRecord, AppUpdate, NewAppSecret } from '../schemas/access';
 import { pageParams } from './entries';
 import { body, errors, ok, uuidParam, type DocLimits } from './shared';
 
@@ -21,6 +21,16 @@ export const appPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
       summary: 'Register an application (secret shown once)',
       requestBody: body(AppInput),
       responses: { '201': ok('Created', NewAppSecret), ...errors(401, 403, 415, 422) },
+    },
+  },
+  '/admin/v1/apps/{id}': {
+    parameters: [uuidParam('id', 'The app id')],
+    patch: {
+      operationId: 'updateApp',
+      tags,
+      summary: 'Rename an application or change its trust (admins)',
+      requestBody: body(AppUpdate),
+      responses: { '200': ok('Updated', AppRecord), ...errors(401, 403, 404, 415, 422) },
     },
   },
   '/admin/v1/apps/{id}/secret': {

@@ -1,6 +1,6 @@
 // /admin/v1/enrollments: an application acting for one owner in one environment.
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { EnrollmentList, EnrollmentRecord, EnrollmentUpdate } from '../schemas/access';
+import { EnrollmentInput, EnrollmentList, EnrollmentRecord, EnrollmentUpdate } from '../schemas/access';
 import { pageParams } from './entries';
 import { body, errors, ok, uuidParam, type DocLimits } from './shared';
 
@@ -18,6 +18,19 @@ export const enrollmentPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
         { name: 'app_id', in: 'query', description: "Only this app's enrollments", schema: { type: 'string', format: 'uuid' } },
       ],
       responses: { '200': ok('Enrollments', EnrollmentList), ...errors(401, 403, 422) },
+    },
+    post: {
+      operationId: 'createEnrollment',
+      tags,
+      summary: 'Enroll an application in a workspace (admins); the app then authorizes with owner_id alone',
+      description:
+        'An enrollment of that application, owner and environment that exists already is answered as it is (200), disabled or not.',
+      requestBody: body(EnrollmentInput),
+      responses: {
+        '201': ok('Enrolled', EnrollmentRecord),
+        '200': ok('Already enrolled', EnrollmentRecord),
+        ...errors(401, 403, 404, 415, 422),
+      },
     },
   },
   '/admin/v1/enrollments/{id}': {

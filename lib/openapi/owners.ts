@@ -1,6 +1,6 @@
 // /admin/v1/owners: workspaces and their API keys.
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { KeyInput, NewApiKey, NewOwner, OwnerInput, OwnerList, OwnerRecord } from '../schemas/access';
+import { KeyInput, NewApiKey, NewOwner, OwnerInput, OwnerList, OwnerRecord, OwnerUpdate } from '../schemas/access';
 import { pageParams } from './entries';
 import { body, errors, ok, uuidParam, type DocLimits } from './shared';
 
@@ -12,7 +12,7 @@ export const ownerPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
     get: {
       operationId: 'listOwners',
       tags,
-      summary: 'List workspaces (members see their own)',
+      summary: 'List workspaces with their storage used (members see their own)',
       parameters: pageParams(l),
       responses: { '200': ok('Owners', OwnerList), ...errors(401, 403, 422) },
     },
@@ -29,8 +29,15 @@ export const ownerPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
     get: {
       operationId: 'getOwner',
       tags,
-      summary: 'A workspace and its keys (prefixes only)',
+      summary: 'A workspace, its keys (prefixes only) and its storage used',
       responses: { '200': ok('Owner', OwnerRecord), ...errors(401, 403, 404) },
+    },
+    patch: {
+      operationId: 'renameOwner',
+      tags,
+      summary: 'Rename a workspace (admins)',
+      requestBody: body(OwnerUpdate),
+      responses: { '200': ok('Renamed', OwnerRecord), ...errors(401, 403, 404, 415, 422) },
     },
   },
   '/admin/v1/owners/{id}/keys': {

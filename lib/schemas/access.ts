@@ -7,8 +7,10 @@ export const AuthorizeInput = z
     client_id: plain(200).optional(),
     client_secret: z.string().max(500).optional(),
     id: uuid.optional().meta({ description: 'Enrollment to authorize; an alternative to owner_id' }),
-    owner_id: uuid.optional().meta({ description: 'Owner of the enrollment; needs a trusted app or the owner key' }),
-    sandbox: z.boolean().optional().meta({ description: 'Trusted apps only: the sandbox enrollment instead of live' }),
+    owner_id: uuid.optional().meta({
+      description: 'Owner of the enrollment; needs a trusted app, the owner key, or an enabled enrollment made by an administrator',
+    }),
+    sandbox: z.boolean().optional().meta({ description: 'Without an owner key: the sandbox enrollment instead of live' }),
   })
   .meta({ id: 'AuthorizeEnrollment' });
 export type AuthorizeInput = z.infer<typeof AuthorizeInput>;
@@ -38,10 +40,20 @@ export type AuthorizedEnrollment = z.infer<typeof AuthorizedEnrollment>;
 export const EnrollmentList = listOf(EnrollmentRecord, 'EnrollmentList');
 export const enrollmentListQuery = (maxLimit: number) => listQuery(maxLimit).extend({ owner_id: uuid.optional(), app_id: uuid.optional() });
 export const EnrollmentUpdate = z.object({ disabled: z.boolean() }).meta({ id: 'EnrollmentUpdate' });
+export const EnrollmentInput = z
+  .object({ app_id: uuid, owner_id: uuid, sandbox: z.boolean().default(false) })
+  .meta({ id: 'EnrollmentInput', description: 'Enroll an application in a workspace, in one environment' });
+export type EnrollmentInput = z.infer<typeof EnrollmentInput>;
 
 export const OwnerInput = z.object({ name: text(255, 1) }).meta({ id: 'OwnerInput' });
 export const KeyInput = z.object({ sandbox: z.boolean().default(false) }).meta({ id: 'KeyInput' });
 export const AppInput = z.object({ name: text(255, 1), trusted: z.boolean().default(false) }).meta({ id: 'AppInput' });
+export const OwnerUpdate = z.object({ name: text(255, 1) }).meta({ id: 'OwnerUpdate' });
+export const AppUpdate = z
+  .object({ name: text(255, 1).optional(), trusted: z.boolean().optional() })
+  .refine((a) => a.name !== undefined || a.trusted !== undefined, { message: 'send name or trusted', path: ['name'] })
+  .meta({ id: 'AppUpdate' });
+export type AppUpdate = z.infer<typeof AppUpdate>;
 
 export const NewApiKey = z
   .object({ id: recordId, key: z.string(), sandbox: z.boolean(), created_at: timestamp })
@@ -57,11 +69,21 @@ export const ApiKeyRecord = z
   .meta({ id: 'ApiKey' });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
 const ownerName = z.string().meta({ example: 'Acme Ltd' });
+const count = z.number().int().min(0);
+export const OwnerUsage = z
+  .object({
+    entries: count.meta({ description: 'Entries, both environments', example: 42 }),
+    files: count.meta({ description: 'Stored file versions (every version, placeholders not counted)', example: 57 }),
+    bytes: count.meta({ description: 'Sum of their sizes; identical bytes are kept once, so the disk may hold less', example: 12345678 }),
+  })
+  .meta({ id: 'OwnerUsage' });
+export type OwnerUsage = z.infer<typeof OwnerUsage>;
 export const OwnerRecord = z
   .object({
     id: recordId,
     name: ownerName,
     created_at: timestamp,
+    usage: OwnerUsage.optional().meta({ description: 'Storage used; on GET (list and one)' }),
     api_keys: z.array(ApiKeyRecord).optional().meta({ description: 'Unrevoked keys; on GET of one owner' }),
   })
   .meta({ id: 'Owner' });

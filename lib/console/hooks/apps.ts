@@ -31,3 +31,11 @@ export const useRotateSecret = (after?: After<App, string>) =>
     () => [],
     after,
   );
+
+/** Admins rename an application or change its trust; its credentials stay. */
+export const useUpdateApp = (id: string, after?: After<App, Partial<NewApp>>) =>
+  useApiMutation(
+    (change: Partial<NewApp>) => api<App>(`${BASE}/${id}`, { method: 'PATCH', body: change }),
+    () => [appKeys.all],
+    after,
+  );

@@ -1,9 +1,9 @@
 'use client';
-// Enrollments: the admin list and its disable switch, and the access service's authorize call
-// made as an application would make it.
+// Enrollments: the admin list, its disable switch, and enrolling an application in a workspace.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import type { Enrollment, Page } from '../../schemas/records';
+import { appKeys } from './apps';
 import { useApiMutation, type After } from './mutation';
 import { nextCursor, pageQuery } from './pages';
 
@@ -27,25 +27,16 @@ export const useToggleEnrollment = (after?: After<Enrollment, Enrollment>) =>
     after,
   );
 
-export interface Authorization {
-  client_id: string;
-  client_secret: string;
-  /** the enrollment by workspace (created on first use) or by its id */
-  owner_id?: string;
-  id?: string;
-  sandbox?: boolean;
-  /** sent as X-Owner-Key; untrusted applications need it */
-  owner_key?: string;
+export interface NewEnrollment {
+  app_id: string;
+  owner_id: string;
+  sandbox: boolean;
 }
 
-export const useAuthorize = (after?: After<Enrollment, Authorization>) =>
+/** An administrator enrolls an application in a workspace: the app then needs no owner key. */
+export const useEnroll = (after?: After<Enrollment, NewEnrollment>) =>
   useApiMutation(
-    ({ owner_key, ...body }: Authorization) =>
-      api<Enrollment>('/access/v1/enrollment/authorize', {
-        method: 'POST',
-        headers: owner_key ? { 'X-Owner-Key': owner_key } : undefined,
-        body,
-      }),
-    () => [enrollmentKeys.all],
+    (body: NewEnrollment) => api<Enrollment>(BASE, { method: 'POST', body }),
+    () => [enrollmentKeys.all, appKeys.all],
     after,
   );

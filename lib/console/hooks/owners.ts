@@ -23,6 +23,14 @@ export const useCreateOwner = (after?: After<Owner, string>) =>
     after,
   );
 
+/** Admins rename a workspace; lists and the workspace page show the new name. */
+export const useRenameOwner = (id: string, after?: After<Owner, string>) =>
+  useApiMutation(
+    (name: string) => api<Owner>(`${BASE}/${id}`, { method: 'PATCH', body: { name } }),
+    () => [ownerKeys.all],
+    after,
+  );
+
 export const useCreateKey = (ownerId: string, after?: After<ApiKey, boolean>) =>
   useApiMutation(
     (sandbox: boolean) => api<ApiKey>(`${BASE}/${ownerId}/keys`, { method: 'POST', body: { sandbox } }),

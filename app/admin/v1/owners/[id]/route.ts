@@ -1,13 +1,22 @@
-// GET /admin/v1/owners/{id}: the workspace and its keys (prefixes only); a member: its own only.
+// GET /admin/v1/owners/{id}: the workspace, its keys (prefixes only) and usage; a member: its own only.
+// PATCH {name} (admins): rename it.
 import { getOwner } from '@/lib/access/get-owner';
+import { renameOwner } from '@/lib/access/rename-owner';
 import { adminContext } from '@/lib/http/admin';
-import { pathId } from '@/lib/http/request';
+import { pathId, readJson } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
+import { OwnerUpdate } from '@/lib/schemas/access';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req, { params }) => {
     const a = await adminContext(req, { members: true });
     return json(await getOwner({ db: a.db, scope: a.scope, id: pathId(params.id, 'Owner not found') }));
+  },
+  PATCH: async (req, { params }) => {
+    const a = await adminContext(req);
+    const id = pathId(params.id, 'Owner not found');
+    const input = await readJson(req, OwnerUpdate, 64 * 1024);
+    return json(await renameOwner(a.db, id, input.name));
   },
 });
