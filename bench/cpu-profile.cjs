@@ -8,7 +8,10 @@ const session = new Session();
 session.connect();
 session.post('Profiler.enable');
 session.post('Profiler.setSamplingInterval', { interval: 1000 });
-session.post('Profiler.start');
+// BENCH_PROFILE_AFTER_MS: start late, to leave the start-up (initdb, migrations) out of the profile
+const after = Number(process.env.BENCH_PROFILE_AFTER_MS ?? 0);
+if (after > 0) setTimeout(() => session.post('Profiler.start'), after).unref();
+else session.post('Profiler.start');
 process.on('exit', () => {
   // A session on the process's own thread answers synchronously, so this runs before exit.
   session.post('Profiler.stop', (err, result) => {

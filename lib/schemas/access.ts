@@ -1,6 +1,6 @@
 // Payloads of the access service (docs/api.md, Credentials and Authorize) and of /admin/v1.
 import { z } from 'zod';
-import { listOf, listQuery, plain, recordId, text, timestamp, uuid } from './common';
+import { listOf, listQuery, plain, recordId, text, timestamp, uuid, built } from './common';
 
 export const AuthorizeInput = z
   .object({
@@ -38,7 +38,9 @@ export const AuthorizedEnrollment = z
 export type AuthorizedEnrollment = z.infer<typeof AuthorizedEnrollment>;
 
 export const EnrollmentList = listOf(EnrollmentRecord, 'EnrollmentList');
-export const enrollmentListQuery = (maxLimit: number) => listQuery(maxLimit).extend({ owner_id: uuid.optional(), app_id: uuid.optional() });
+export const enrollmentListQuery = built((maxLimit: number) =>
+  listQuery(maxLimit).extend({ owner_id: uuid.optional(), app_id: uuid.optional() }),
+);
 export const EnrollmentUpdate = z.object({ disabled: z.boolean() }).meta({ id: 'EnrollmentUpdate' });
 export const EnrollmentInput = z
   .object({ app_id: uuid, owner_id: uuid, sandbox: z.boolean().default(false) })

@@ -14,6 +14,21 @@ export const storable = (s: string) => !UNSTORABLE.test(s);
 
 export const codePoints = (s: string) => [...s].length;
 
+/**
+ * A schema factory that builds each schema once per distinct argument (limits come from the
+ * configuration, so there are few). Building and compiling a zod schema costs more than a small
+ * request's own work: no request may pay it.
+ */
+export function built<A, S>(make: (arg: A) => S): (arg: A) => S {
+  const schemas = new Map<string, S>();
+  return (arg: A) => {
+    const key = JSON.stringify(arg) ?? '';
+    let schema = schemas.get(key);
+    if (schema === undefined) schemas.set(key, (schema = make(arg)));
+    return schema;
+  };
+}
+
 /** A string of at most `max` code points, without control characters or unpaired surrogates. */
 export const text = (max: number, min = 0) =>
   z
@@ -56,7 +71,7 @@ export const DEFAULT_META_LIMITS: MetaLimits = { keys: 50, keyLength: 64, valueL
  * Key-value pairs with the limits of docs/api.md, Limits. Keys are names: no control characters. Values
  * are free text (line breaks allowed) but, like every string, without NUL or unpaired surrogates.
  */
-export const meta = (limits: MetaLimits = DEFAULT_META_LIMITS) =>
+export const meta = built((limits: MetaLimits = DEFAULT_META_LIMITS) =>
   z
     .record(z.string(), z.string())
     .superRefine((m, ctx) => {
@@ -72,7 +87,8 @@ export const meta = (limits: MetaLimits = DEFAULT_META_LIMITS) =>
         else if (!storable(m[k])) ctx.addIssue({ code: 'custom', path: [k], message: NOT_STORABLE });
       }
     })
-    .meta({ description: 'Additional key-value pairs (strings)', example: { source: 'erp' } });
+    .meta({ description: 'Additional key-value pairs (strings)', example: { source: 'erp' } }),
+);
 
 export const ErrorSchema = z
   .object({
@@ -97,8 +113,9 @@ export const listOf = <T extends z.ZodType>(item: T, id: string) =>
     .meta({ id });
 
 /** `?limit=` (1 to MAX_LIST_LIMIT, default 20) and `?cursor=` of every list. */
-export const listQuery = (maxLimit: number) =>
+export const listQuery = built((maxLimit: number) =>
   z.object({
     limit: z.coerce.number().int().min(1).max(maxLimit).default(Math.min(20, maxLimit)),
     cursor: plain(200).optional(),
-  });
+  }),
+);

@@ -1,9 +1,9 @@
 // Payloads of the entry endpoints (docs/api.md, Entries).
 import { z } from 'zod';
 import { FileRecord } from './files';
-import { listOf, listQuery, meta, plain, recordId, text, timestamp, type MetaLimits } from './common';
+import { listOf, listQuery, meta, plain, recordId, text, timestamp, type MetaLimits, built } from './common';
 
-export const entryInput = (metaLimits: MetaLimits) =>
+export const entryInput = built((metaLimits: MetaLimits) =>
   z
     .object({
       key: text(255, 1).optional().meta({ description: 'Unique per owner and environment' }),
@@ -11,10 +11,11 @@ export const entryInput = (metaLimits: MetaLimits) =>
       name: text(255).default(''),
       meta: meta(metaLimits).default({}),
     })
-    .meta({ id: 'EntryInput' });
+    .meta({ id: 'EntryInput' }),
+);
 export type EntryInput = z.infer<ReturnType<typeof entryInput>>;
 
-export const entryUpdate = (metaLimits: MetaLimits) =>
+export const entryUpdate = built((metaLimits: MetaLimits) =>
   z
     .object({
       key: text(255, 1).nullable().optional(),
@@ -22,7 +23,8 @@ export const entryUpdate = (metaLimits: MetaLimits) =>
       name: text(255).optional(),
       meta: meta(metaLimits).optional(),
     })
-    .meta({ id: 'EntryUpdate' });
+    .meta({ id: 'EntryUpdate' }),
+);
 export type EntryUpdate = z.infer<ReturnType<typeof entryUpdate>>;
 
 export const EntryRecord = z
@@ -43,5 +45,6 @@ export type EntryRecord = z.infer<typeof EntryRecord>;
 export const EntryList = listOf(EntryRecord, 'EntryList');
 export type EntryList = z.infer<typeof EntryList>;
 
-export const entryListQuery = (maxLimit: number) =>
-  listQuery(maxLimit).extend({ folder: plain(1024).optional(), key: plain(1024).optional() });
+export const entryListQuery = built((maxLimit: number) =>
+  listQuery(maxLimit).extend({ folder: plain(1024).optional(), key: plain(1024).optional() }),
+);

@@ -1,6 +1,6 @@
 // Payloads of the file endpoints: docs/api.md, Files and Uploads.
 import { z } from 'zod';
-import { meta, recordId, text, timestamp, uuid, type MetaLimits } from './common';
+import { meta, recordId, text, timestamp, uuid, type MetaLimits, built } from './common';
 import { MAX_MEDIA_TYPE_LENGTH, isMediaType } from './media-type';
 
 export const Category = z.enum(['format', 'attachment']);
@@ -33,7 +33,7 @@ const HASH_EXAMPLE = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0
 
 // The request schemas check meta's limits; a size over the file limit answers 413, not 422, so
 // create-file checks it (FileLimits).
-export const fileInput = (metaLimits: MetaLimits) =>
+export const fileInput = built((metaLimits: MetaLimits) =>
   z
     .object({
       name: text(255, 1),
@@ -53,11 +53,12 @@ export const fileInput = (metaLimits: MetaLimits) =>
       for (const f of ['mime', 'sha256', 'size'] as const)
         if (v[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'is required when data is absent' });
     })
-    .meta({ id: 'FileInput' });
+    .meta({ id: 'FileInput' }),
+);
 
 export type FileInput = z.infer<ReturnType<typeof fileInput>>;
 
-export const fileUpdate = (metaLimits: MetaLimits) =>
+export const fileUpdate = built((metaLimits: MetaLimits) =>
   z
     .object({
       desc: text(1024).optional(),
@@ -65,7 +66,8 @@ export const fileUpdate = (metaLimits: MetaLimits) =>
       private: z.boolean().optional(),
       embeddable: z.boolean().optional(),
     })
-    .meta({ id: 'FileUpdate' });
+    .meta({ id: 'FileUpdate' }),
+);
 
 export type FileUpdate = z.infer<ReturnType<typeof fileUpdate>>;
 
