@@ -37,13 +37,12 @@ export function FolderTree({ folders, selected, onSelect }: Props) {
         className="folder-item"
         aria-pressed={selected === n.folder}
         title={n.folder}
+        aria-label={`${n.folder}, ${n.entries} ${n.entries === 1 ? 'entry' : 'entries'}`}
         style={{ paddingLeft: `${0.5 + depth * 0.85}rem` }}
         onClick={() => onSelect(n.folder)}
       >
         <span className="folder-name">{n.folder.slice(n.folder.lastIndexOf('/') + 1) || n.folder}</span>
-        <span className="folder-count" aria-label={`${n.entries} entries`}>
-          {n.entries}
-        </span>
+        <span className="folder-count">{n.entries}</span>
       </button>
       {n.children.length > 0 && <ul>{n.children.map((c) => item(c, depth + 1))}</ul>}
     </li>
