@@ -129,7 +129,7 @@ test.describe('search', () => {
     expect(await q('invoice')).toEqual(['Invoice 100 paid', 'Invoice 100% paid']);
     expect(await q('100%')).toEqual(['Invoice 100% paid']);
     expect(await q('%')).toEqual(['Invoice 100% paid']);
-    expect(await q('_')).toEqual(['Invoice 100 paid', 'Contract']);
+    expect(await q('_')).toEqual(['Contract', 'Invoice 100 paid']);
     expect(await q('\\')).toEqual(['Receipt']);
     expect(await q('r\\3')).toEqual(['Receipt']);
     expect(await q('inv-')).toEqual(['Invoice 100% paid']);
