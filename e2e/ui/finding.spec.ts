@@ -113,6 +113,7 @@ test('each entry row shows how many files it has', async ({ page, adminAccount, 
   await signIn(page, adminAccount);
   await page.goto(`/workspaces/${owner.id}`);
   const region = page.getByRole('region', { name: 'Entries' });
+  await expect(region.locator('tbody tr')).toHaveCount(2);
   const filesColumn = await region.locator('thead th').allTextContents();
   const at = filesColumn.indexOf('Files');
   expect(at).toBeGreaterThan(0);
