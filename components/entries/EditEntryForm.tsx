@@ -46,9 +46,10 @@ export function EditEntryForm({ ownerId, entry, onDone }: { ownerId: string; ent
   const metaError = fields?.meta ?? Object.entries(fields ?? {}).find(([k]) => k.startsWith('meta.'))?.[1];
   return (
     <Form
-      onSubmit={() =>
-        update.mutate({ name: form.name, folder: form.folder, key: form.key === '' ? null : form.key, meta: readMeta(meta, mode) })
-      }
+      onSubmit={() => {
+        update.reset(); // the last answer's field errors go with a new attempt
+        update.mutate({ name: form.name, folder: form.folder, key: form.key === '' ? null : form.key, meta: readMeta(meta, mode) });
+      }}
       error={update.error}
       pending={update.isPending}
       submit="Save changes"

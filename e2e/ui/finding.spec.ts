@@ -136,6 +136,7 @@ test('Edit entry changes name, folder, key and meta (lines or JSON); the API’s
   const dialog = page.getByRole('dialog', { name: 'Edit entry' });
   await expect(dialog.getByLabel('Name')).toHaveValue('Draft');
   await expect(dialog.getByLabel('Meta', { exact: true })).toHaveValue('source = mail');
+  await screenshot(page, 'edit-entry');
 
   // A key another entry has: 409 conflict, shown at the key field; nothing changed.
   await dialog.getByLabel('Key').fill('TAKEN-1');
@@ -154,9 +155,9 @@ test('Edit entry changes name, folder, key and meta (lines or JSON); the API’s
   await dialog.getByLabel('Meta', { exact: true }).fill('{"source": ');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog.getByText('Meta is not valid JSON')).toBeVisible();
+  await expect(dialog.locator('.field-error')).toHaveCount(0); // the server's last answer is gone
   await dialog.getByLabel('Meta', { exact: true }).fill('{"source": "erp", "year": "2026"}');
   await dialog.getByLabel('Folder').fill('sales/2026');
-  await screenshot(page, 'edit-entry');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Invoice 7', level: 1 })).toBeVisible();
