@@ -5,13 +5,16 @@ import type { EntryFilter } from '@/lib/console/hooks/entries';
 
 const SEARCH_DELAY_MS = 300;
 
+/** What the API takes as `q`: trimmed, at most 255 characters (code points, so no pair is split), or nothing. */
+const searchTerm = (s: string) => [...s.trim()].slice(0, 255).join('') || undefined;
+
 export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange(f: EntryFilter): void }) {
   const [key, setKey] = useState(value.key ?? '');
   const [q, setQ] = useState(value.q ?? '');
 
   // One request when typing pauses, not one per keystroke. The API takes 1–255 characters.
   useEffect(() => {
-    const next = q.trim().slice(0, 255) || undefined;
+    const next = searchTerm(q);
     if (next === value.q) return;
     const t = setTimeout(() => onChange({ ...value, q: next }), SEARCH_DELAY_MS);
     return () => clearTimeout(t);
@@ -23,7 +26,7 @@ export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange
       style={{ marginBottom: '0.9rem' }}
       onSubmit={(e) => {
         e.preventDefault();
-        onChange({ ...value, key: key.trim() || undefined, q: q.trim().slice(0, 255) || undefined });
+        onChange({ ...value, key: key.trim() || undefined, q: searchTerm(q) });
       }}
     >
       <div className="field" style={{ flex: '0 0 140px' }}>
@@ -39,14 +42,7 @@ export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange
       </div>
       <div className="field" style={{ flex: '2 1 220px' }}>
         <label htmlFor="filter-q">Search</label>
-        <input
-          id="filter-q"
-          type="search"
-          value={q}
-          maxLength={255}
-          onChange={(e) => setQ(e.target.value)}
-          placeholder="Name, key or file name"
-        />
+        <input id="filter-q" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Name, key or file name" />
       </div>
       <div className="field">
         <label htmlFor="filter-key">Key</label>
