@@ -1,16 +1,16 @@
 'use client';
-// Edits an entry's name, folder, key and meta (PATCH). Meta as "key = value" lines or as JSON;
-// the server's field errors show under their fields, anything else above the button.
+// Edits an entry's name, folder, key and meta (PATCH). Meta as key/value rows or as JSON; the
+// server's field errors show under their fields, anything else above the button.
 import { useState } from 'react';
 import { Field } from '@/components/ui/Field';
 import { Form } from '@/components/ui/Form';
 import { useToast } from '@/components/ui/Toaster';
 import { fieldErrors } from '@/lib/console/api';
 import { useUpdateEntry } from '@/lib/console/hooks/entries';
-import { metaToText, textToMeta } from '@/lib/console/meta';
 import type { Entry } from '@/lib/schemas/records';
+import { MetaRows, metaToRows, rowsToMeta, type MetaRow } from './MetaRows';
 
-type MetaMode = 'lines' | 'json';
+type MetaMode = 'rows' | 'json';
 
 /** Meta typed as a JSON object of strings; anything else is the user's mistake to show. */
 export function jsonToMeta(text: string): Record<string, string> {
@@ -26,13 +26,13 @@ export function jsonToMeta(text: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
-const metaText = (meta: Record<string, string>, mode: MetaMode) => (mode === 'json' ? JSON.stringify(meta, null, 2) : metaToText(meta));
-const readMeta = (text: string, mode: MetaMode) => (mode === 'json' ? jsonToMeta(text) : textToMeta(text));
+const toJson = (meta: Record<string, string>) => JSON.stringify(meta, null, 2);
 
 export function EditEntryForm({ ownerId, entry, onDone }: { ownerId: string; entry: Entry; onDone(): void }) {
   const [form, setForm] = useState({ name: entry.name, folder: entry.folder, key: entry.key ?? '' });
-  const [mode, setMode] = useState<MetaMode>('lines');
-  const [meta, setMeta] = useState(metaText(entry.meta, 'lines'));
+  const [mode, setMode] = useState<MetaMode>('rows');
+  const [rows, setRows] = useState<MetaRow[]>(metaToRows(entry.meta));
+  const [json, setJson] = useState(toJson(entry.meta));
   const toast = useToast();
   const update = useUpdateEntry(ownerId, entry.id, {
     onSuccess: () => {
@@ -44,11 +44,12 @@ export function EditEntryForm({ ownerId, entry, onDone }: { ownerId: string; ent
   const fields = fieldErrors(update.error);
   // The meta field's own error, or one for a key within it (meta.<key>).
   const metaError = fields?.meta ?? Object.entries(fields ?? {}).find(([k]) => k.startsWith('meta.'))?.[1];
+  const readMeta = () => (mode === 'json' ? jsonToMeta(json) : rowsToMeta(rows));
   return (
     <Form
       onSubmit={() => {
         update.reset(); // the last answer's field errors go with a new attempt
-        update.mutate({ name: form.name, folder: form.folder, key: form.key === '' ? null : form.key, meta: readMeta(meta, mode) });
+        update.mutate({ name: form.name, folder: form.folder, key: form.key === '' ? null : form.key, meta: readMeta() });
       }}
       error={update.error}
       pending={update.isPending}
@@ -69,24 +70,28 @@ export function EditEntryForm({ ownerId, entry, onDone }: { ownerId: string; ent
           value={mode}
           onChange={(e) => {
             const next = e.target.value as MetaMode;
-            // Carry what is typed over to the other format when it reads; otherwise start from the entry's.
-            let current: Record<string, string>;
+            // Carry what is typed over to the other format when it reads; otherwise keep that format's own.
             try {
-              current = readMeta(meta, mode);
-            } catch {
-              current = entry.meta;
-            }
-            setMeta(metaText(current, next));
+              if (next === 'json') setJson(toJson(rowsToMeta(rows)));
+              else setRows(metaToRows(jsonToMeta(json)));
+            } catch {}
             setMode(next);
           }}
         >
-          <option value="lines">key = value lines</option>
+          <option value="rows">Key and value rows</option>
           <option value="json">JSON</option>
         </select>
       </Field>
-      <Field label="Meta" hint={mode === 'json' ? 'A JSON object of strings' : 'One key = value per line'} error={metaError}>
-        <textarea className={mode === 'json' ? 'mono' : undefined} rows={6} value={meta} onChange={(e) => setMeta(e.target.value)} />
-      </Field>
+      {mode === 'json' ? (
+        <Field label="Meta" hint="A JSON object of strings" error={metaError}>
+          <textarea className="mono" rows={6} value={json} onChange={(e) => setJson(e.target.value)} />
+        </Field>
+      ) : (
+        <>
+          <MetaRows rows={rows} onChange={setRows} />
+          {metaError && <small className="field-error">{metaError}</small>}
+        </>
+      )}
     </Form>
   );
 }

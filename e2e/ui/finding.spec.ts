@@ -121,13 +121,14 @@ test('each entry row shows how many files it has', async ({ page, adminAccount, 
   await expect(region.locator('tbody tr', { hasText: 'No files' }).locator('td').nth(at)).toHaveText('0');
 });
 
-test('Edit entry changes name, folder, key and meta (lines or JSON); the API’s errors show at their fields', async ({
+test('Edit entry changes name, folder, key and meta (rows or JSON); the API’s errors show at their fields', async ({
   page,
   adminAccount,
   newOwner,
   request,
 }) => {
   const owner = await newOwner('Edit Co');
+  const auth = { headers: { Authorization: `Bearer ${owner.liveKey}` } };
   await createEntry(request, owner.liveKey, { name: 'Taken', key: 'TAKEN-1' });
   const e = await createEntry(request, owner.liveKey, { name: 'Draft', folder: 'inbox', key: 'D-1', meta: { source: 'mail' } });
   await signIn(page, adminAccount);
@@ -135,7 +136,11 @@ test('Edit entry changes name, folder, key and meta (lines or JSON); the API’s
   await page.getByRole('button', { name: 'Edit entry' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit entry' });
   await expect(dialog.getByLabel('Name')).toHaveValue('Draft');
-  await expect(dialog.getByLabel('Meta', { exact: true })).toHaveValue('source = mail');
+  await expect(dialog.getByLabel('Meta key 1')).toHaveValue('source');
+  await expect(dialog.getByLabel('Meta value 1')).toHaveValue('mail');
+  await dialog.getByRole('button', { name: 'Add meta field' }).click();
+  await dialog.getByLabel('Meta key 2').fill('year');
+  await dialog.getByLabel('Meta value 2').fill('2026');
   await screenshot(page, 'edit-entry');
 
   // A key another entry has: 409 conflict, shown at the key field; nothing changed.
@@ -148,10 +153,12 @@ test('Edit entry changes name, folder, key and meta (lines or JSON); the API’s
   await dialog.getByLabel('Name').fill('x'.repeat(256));
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog.locator('.field-error', { hasText: 'must be at most 255 characters' })).toBeVisible();
-  // JSON that does not parse is refused before anything is sent.
+  expect((await (await request.get(`/silo/v1/entries/${e.id}`, auth)).json()).name).toBe('Draft');
+
+  // The rows carry over to JSON; JSON that does not parse is refused before anything is sent.
   await dialog.getByLabel('Name').fill('Invoice 7');
   await dialog.getByLabel('Meta format').selectOption('json');
-  await expect(dialog.getByLabel('Meta', { exact: true })).toHaveValue('{\n  "source": "mail"\n}');
+  await expect(dialog.getByLabel('Meta', { exact: true })).toHaveValue('{\n  "source": "mail",\n  "year": "2026"\n}');
   await dialog.getByLabel('Meta', { exact: true }).fill('{"source": ');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog.getByText('Meta is not valid JSON')).toBeVisible();
@@ -163,15 +170,26 @@ test('Edit entry changes name, folder, key and meta (lines or JSON); the API’s
   await expect(page.getByRole('heading', { name: 'Invoice 7', level: 1 })).toBeVisible();
   await expect(page.getByText('sales/2026')).toBeVisible();
   await expect(page.getByText('D-2')).toBeVisible();
+  expect(await (await request.get(`/silo/v1/entries/${e.id}`, auth)).json()).toMatchObject({
+    name: 'Invoice 7',
+    folder: 'sales/2026',
+    key: 'D-2',
+    meta: { source: 'erp', year: '2026' },
+  });
 
-  const stored = await (await request.get(`/silo/v1/entries/${e.id}`, { headers: { Authorization: `Bearer ${owner.liveKey}` } })).json();
-  expect(stored).toMatchObject({ name: 'Invoice 7', folder: 'sales/2026', key: 'D-2', meta: { source: 'erp', year: '2026' } });
-
-  // An empty key removes it.
+  // Rows again: a key twice is refused; removing a row and emptying the key saves both.
   await page.getByRole('button', { name: 'Edit entry' }).click();
+  await expect(dialog.getByLabel('Meta value 1')).toHaveValue('erp');
+  await dialog.getByRole('button', { name: 'Add meta field' }).click();
+  await dialog.getByLabel('Meta key 3').fill('source');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog.getByText('the key "source" appears twice')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Remove meta row 3' }).click();
+  await dialog.getByRole('button', { name: 'Remove meta row 2' }).click();
   await dialog.getByLabel('Key').fill('');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();
-  const cleared = await (await request.get(`/silo/v1/entries/${e.id}`, { headers: { Authorization: `Bearer ${owner.liveKey}` } })).json();
+  const cleared = await (await request.get(`/silo/v1/entries/${e.id}`, auth)).json();
   expect(cleared.key).toBeUndefined();
+  expect(cleared.meta).toEqual({ source: 'erp' });
 });
