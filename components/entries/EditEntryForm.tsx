@@ -7,24 +7,11 @@ import { Form } from '@/components/ui/Form';
 import { useToast } from '@/components/ui/Toaster';
 import { fieldErrors } from '@/lib/console/api';
 import { useUpdateEntry } from '@/lib/console/hooks/entries';
+import { jsonToMeta, metaToRows, rowsToMeta, type MetaRow } from '@/lib/console/meta';
 import type { Entry } from '@/lib/schemas/records';
-import { MetaRows, metaToRows, rowsToMeta, type MetaRow } from './MetaRows';
+import { MetaRows } from './MetaRows';
 
 type MetaMode = 'rows' | 'json';
-
-/** Meta typed as a JSON object of strings; anything else is the user's mistake to show. */
-export function jsonToMeta(text: string): Record<string, string> {
-  if (!text.trim()) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error('Meta is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('Meta must be a JSON object');
-  for (const [k, v] of Object.entries(value)) if (typeof v !== 'string') throw new Error(`Meta values must be strings ("${k}" is not)`);
-  return value as Record<string, string>;
-}
 
 const toJson = (meta: Record<string, string>) => JSON.stringify(meta, null, 2);
 

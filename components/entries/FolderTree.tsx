@@ -2,25 +2,8 @@
 // The workspace's folders as a tree beside its entries (GET /silo/v1/folders): choosing one lists
 // that folder and everything below it; "All entries" lists everything again.
 import { useMemo } from 'react';
+import { folderLabel, folderTree, type FolderNode } from '@/lib/console/folder-tree';
 import type { Folder } from '@/lib/schemas/records';
-
-interface Node {
-  folder: string;
-  entries: number;
-  children: Node[];
-}
-
-/** A folder's parent is the part before its last `/` (none for a top-level folder). */
-export function folderTree(folders: Folder[]): Node[] {
-  const nodes = new Map(folders.map((f) => [f.folder, { ...f, children: [] as Node[] }]));
-  const roots: Node[] = [];
-  for (const n of nodes.values()) {
-    const cut = n.folder.lastIndexOf('/');
-    const parent = cut > 0 ? nodes.get(n.folder.slice(0, cut)) : undefined;
-    (parent ? parent.children : roots).push(n);
-  }
-  return roots;
-}
 
 interface Props {
   folders: Folder[] | undefined;
@@ -30,7 +13,7 @@ interface Props {
 
 export function FolderTree({ folders, selected, onSelect }: Props) {
   const roots = useMemo(() => folderTree(folders ?? []), [folders]);
-  const item = (n: Node, depth: number) => (
+  const item = (n: FolderNode, depth: number) => (
     <li key={n.folder}>
       <button
         type="button"
@@ -41,7 +24,7 @@ export function FolderTree({ folders, selected, onSelect }: Props) {
         style={{ paddingLeft: `${0.5 + depth * 0.85}rem` }}
         onClick={() => onSelect(n.folder)}
       >
-        <span className="folder-name">{n.folder.slice(n.folder.lastIndexOf('/') + 1) || n.folder}</span>
+        <span className="folder-name">{folderLabel(n.folder)}</span>
         <span className="folder-count">{n.entries}</span>
       </button>
       {n.children.length > 0 && <ul>{n.children.map((c) => item(c, depth + 1))}</ul>}

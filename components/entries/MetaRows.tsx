@@ -1,24 +1,6 @@
 'use client';
-// Meta as rows of key and value inputs: add a row, remove one. Blank rows are ignored.
-export interface MetaRow {
-  key: string;
-  value: string;
-}
-
-export const metaToRows = (meta: Record<string, string>): MetaRow[] => Object.entries(meta).map(([key, value]) => ({ key, value }));
-
-/** The rows as meta; a value without a key, or a key twice, is the user's mistake to show. */
-export function rowsToMeta(rows: MetaRow[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { key, value } of rows) {
-    const k = key.trim();
-    if (!k && !value) continue;
-    if (!k) throw new Error(`Meta: the value "${value}" has no key`);
-    if (Object.hasOwn(out, k)) throw new Error(`Meta: the key "${k}" appears twice`);
-    out[k] = value;
-  }
-  return out;
-}
+// Meta as rows of key and value inputs: add a row, remove one (lib/console/meta.ts reads them).
+import type { MetaRow } from '@/lib/console/meta';
 
 export function MetaRows({ rows, onChange }: { rows: MetaRow[]; onChange(rows: MetaRow[]): void }) {
   const set = (i: number, patch: Partial<MetaRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
