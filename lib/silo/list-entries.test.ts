@@ -95,6 +95,23 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
     );
   });
 
+  it('keeps entry_folders right when PATCHes move one entry concurrently', async () => {
+    const db = w.db.prisma;
+    const owner = await createTestOwner(db, 'race');
+    const target = { ownerId: owner.id, sandbox: false };
+    const { entry } = await createEntry({ db, target, input: { folder: 'start/here', name: 'n', meta: {} } });
+    for (let round = 0; round < 5; round++) {
+      const moves = ['a/b', 'a/c', 'd', 'a/b/c/d', ''].map((folder) =>
+        updateEntry({ db, scope: { owners: 'all' }, id: entry.id, patch: { folder } }),
+      );
+      await Promise.all(moves);
+      const { folder } = await db.entry.findUniqueOrThrow({ where: { id: entry.id } });
+      const rows = await db.entryFolder.findMany({ where: { entryId: entry.id }, orderBy: { prefix: 'asc' } });
+      const parts = folder.split('/');
+      expect(rows.map((r) => r.prefix)).toEqual(folder === '' ? [] : parts.map((_, i) => parts.slice(0, i + 1).join('/')).sort());
+    }
+  });
+
   it('reads a subtree page by one range of the entry_folders index, in list order (no sort)', async () => {
     const db = w.db.prisma;
     const owner = await createTestOwner(db, 'plan');
