@@ -2,10 +2,12 @@
 // One entry: its fields, the upload area and its files with their versions.
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useState } from 'react';
 import { FileList } from '@/components/files/FileList';
 import { Uploader } from '@/components/files/Uploader';
 import { EnvironmentBadge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
+import { Dialog } from '@/components/ui/Dialog';
 import { EmptyState } from '@/components/ui/EmptyState';
 import { ErrorNote } from '@/components/ui/ErrorNote';
 import { PageHeader } from '@/components/ui/PageHeader';
@@ -16,12 +18,14 @@ import { formatDate } from '@/lib/console/format';
 import { useDeleteEntry, useEntry } from '@/lib/console/hooks/entries';
 import { useOwner } from '@/lib/console/hooks/owners';
 import type { Entry } from '@/lib/schemas/records';
+import { EditEntryForm } from './EditEntryForm';
 
 export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: string }) {
   const entry = useEntry(entryId);
   const owner = useOwner(ownerId);
   const router = useRouter();
   const toast = useToast();
+  const [editing, setEditing] = useState(false);
   const remove = useDeleteEntry(ownerId, entryId, {
     onSuccess: () => {
       toast.show('Entry deleted', 'success');
@@ -67,6 +71,9 @@ export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: stri
           </>
         }
       >
+        <button type="button" className="btn" onClick={() => setEditing(true)}>
+          Edit entry
+        </button>
         <ConfirmButton
           title="Delete this entry and all its files?"
           message="This cannot be undone."
@@ -76,6 +83,9 @@ export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: stri
           Delete entry
         </ConfirmButton>
       </PageHeader>
+      <Dialog open={editing} title="Edit entry" onClose={() => setEditing(false)}>
+        <EditEntryForm ownerId={ownerId} entry={e} onDone={() => setEditing(false)} />
+      </Dialog>
       <EntryFields entry={e} />
       <Uploader entryId={e.id} />
       <section className="panel" aria-labelledby="files-title">

@@ -131,6 +131,7 @@ test.describe('credentials and workspace headers', () => {
     const files = `/silo/v1/entries/${entry.id}/files`;
     const authenticated: [string, string][] = [
       ['GET', '/silo/v1/entries'],
+      ['GET', '/silo/v1/folders'],
       ['POST', '/silo/v1/entries'],
       ['GET', `/silo/v1/entries/${entry.id}`],
       ['PUT', `/silo/v1/entries/${randomUUID()}`],

@@ -134,7 +134,7 @@ export const cursorValue: fc.Arbitrary<string> = fc.oneof(
 export const queryString = fc
   .array(
     fc.tuple(
-      fc.constantFrom('limit', 'cursor', 'folder', 'folder_exact', 'key', 'owner_id', 'app_id', 'download', 'sig'),
+      fc.constantFrom('limit', 'cursor', 'folder', 'folder_exact', 'key', 'q', 'owner_id', 'app_id', 'download', 'sig'),
       fc.oneof(
         hostileString.map((s) => encodeURIComponent(s.replace(/\p{Cs}/gu, '\ufffd'))),
         fc.constantFrom('%', '%00', '%ZZ', '%ED%A0%80', '0', '101', '1.5', '-1', '20'),

@@ -225,6 +225,7 @@ test.describe('generated hostile input on every route', () => {
     const adminKey = { Authorization: `Bearer ${w.server.adminKey}` };
     const request = fc.oneof(
       fc.tuple(fc.constantFrom('GET', 'HEAD'), fc.constant('/silo/v1/entries'), queryString, fc.constant(silo)),
+      fc.tuple(fc.constantFrom('GET', 'HEAD'), fc.constant('/silo/v1/folders'), queryString, fc.constant(silo)),
       fc.tuple(
         fc.constantFrom('GET', 'HEAD'),
         fc.constant('/silo/v1/entries'),

@@ -6,7 +6,7 @@ import { createOwner } from '../access/create-owner';
 import { principalFromBearer } from '../access/authenticate';
 import { testWorld, type TestWorld } from '../testing/database';
 import { readCacheOf } from './client';
-import { createReadCache, writtenBy } from './read-cache';
+import { createReadCache, TRIGGERED, writtenBy } from './read-cache';
 
 describe('writtenBy', () => {
   it('reads nothing into a read', () => {
@@ -18,7 +18,9 @@ describe('writtenBy', () => {
   });
 
   it('names the tables an INSERT or UPDATE writes', () => {
-    expect(writtenBy('INSERT INTO "public"."entries" ("id","name") VALUES ($1,$2) RETURNING "id"')).toEqual(new Set(['entries']));
+    expect(writtenBy('INSERT INTO "public"."entries" ("id","name") VALUES ($1,$2) RETURNING "id"')).toEqual(
+      new Set(['entries', 'entry_folders']),
+    );
     expect(writtenBy('UPDATE "public"."api_keys" SET "revoked_at" = $1 WHERE "id" = $2')).toEqual(new Set(['api_keys']));
     expect(writtenBy('INSERT INTO blobs (hash, size) VALUES ($1, $2) ON CONFLICT (hash) DO UPDATE SET size = excluded.size')).toEqual(
       new Set(['blobs']),
@@ -116,6 +118,15 @@ describe('the embedded database', () => {
     expect(await count()).toBe(2);
     await db.owner.delete({ where: { id: owner.id } }); // cascades
     expect(await count()).toBe(0);
+  });
+
+  it('knows every table a trigger writes', async () => {
+    // A trigger's writes pass no statement through Prisma: TRIGGERED must name each trigger's table.
+    const rows = await w.db.sql.query(
+      `SELECT DISTINCT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal ORDER BY 1`,
+    );
+    expect(rows.map((r) => (r as { table: string }).table)).toEqual(Object.keys(TRIGGERED).sort());
+    expect(writtenBy('UPDATE "public"."entries" SET "folder" = $1')).toEqual(new Set(['entries', 'entry_folders']));
   });
 
   it('is off on PostgreSQL, where other instances write', async () => {

@@ -83,6 +83,12 @@ const UPDATE_TARGET = new RegExp(`^\\s+(${NAME})`, 'i');
 const classified = new Map<string, Written | undefined>();
 
 /**
+ * Tables that triggers write when these are written (prisma/migrations): entry_folders follows
+ * entries. read-cache.test.ts checks this against the triggers the database has.
+ */
+export const TRIGGERED: Readonly<Record<string, readonly string[]>> = { entries: ['entry_folders'] };
+
+/**
  * The tables a statement writes, or undefined when it writes none. Errs towards writing: a
  * DELETE (whose cascades reach other tables) or any statement it cannot read counts as writing
  * everything; a read that is mistaken for a write only costs a reload.
@@ -107,7 +113,9 @@ function classify(sql: string): Written | undefined {
     const target = word === 'INSERT' ? INSERT_TARGET.exec(after) : word === 'UPDATE' ? UPDATE_TARGET.exec(after) : null;
     if (!target) return 'all';
     const parts = target[1].split('.');
-    tables.add(parts[parts.length - 1].trim().replace(/^"|"$/g, ''));
+    const table = parts[parts.length - 1].trim().replace(/^"|"$/g, '');
+    tables.add(table);
+    for (const t of TRIGGERED[table] ?? []) tables.add(t);
   }
   return tables.size ? tables : undefined;
 }

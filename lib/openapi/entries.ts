@@ -1,6 +1,6 @@
 // /silo/v1/entries: create, read, list, update and delete entries (docs/api.md, Entries).
 import type { ZodOpenApiPathsObject, oas31 } from 'zod-openapi';
-import { EntryList, EntryRecord, entryInput, entryUpdate } from '../schemas/entries';
+import { EntryList, EntryRecord, FolderList, entryInput, entryUpdate } from '../schemas/entries';
 import { ENTRY_ID, body, errors, ok, type DocLimits } from './shared';
 
 const tags = ['Entries'];
@@ -26,8 +26,21 @@ export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
         summary: 'List entries, newest first',
         parameters: [
           ...pageParams(l),
-          { name: 'folder', in: 'query', description: 'Only entries in this folder', schema: { type: 'string' } },
+          {
+            name: 'folder',
+            in: 'query',
+            description: 'Only entries in this folder or below it (`sales` matches `sales/2026`, not `salesforce`); empty: all',
+            schema: { type: 'string' },
+          },
+          { name: 'folder_exact', in: 'query', description: 'Only entries in exactly this folder', schema: { type: 'string' } },
           { name: 'key', in: 'query', description: 'Only the entry with this key', schema: { type: 'string' } },
+          {
+            name: 'q',
+            in: 'query',
+            description:
+              'Entries whose name, key or a current file name contains this, ignoring case (`%`, `_`, `\\` are literal). A search page reads past the entries that do not match.',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
         ],
         responses: { '200': ok('A page of entries', EntryList), ...errors(401, 422) },
       },
@@ -37,6 +50,14 @@ export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
         summary: 'Create an entry',
         requestBody: body(input),
         responses: { '201': ok('Created', EntryRecord), ...errors(401, 409, 415, 422) },
+      },
+    },
+    '/silo/v1/folders': {
+      get: {
+        operationId: 'listFolders',
+        tags,
+        summary: 'Every folder with entries at or below it, sorted by folder',
+        responses: { '200': ok('The folders', FolderList), ...errors(400, 401) },
       },
     },
     '/silo/v1/entries/{entry_id}': {

@@ -35,6 +35,11 @@ export const EntryRecord = z
     name: z.string().meta({ example: 'Invoice 2026-0042' }),
     meta: z.record(z.string(), z.string()).meta({ example: { source: 'erp' } }),
     sandbox: z.boolean(),
+    file_count: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Its files as attachments shows them: each current file, or placeholder awaiting its bytes', example: 2 }),
     created_at: timestamp,
     updated_at: timestamp,
     attachments: z.array(FileRecord).optional().meta({ description: 'Current files; on GET of one entry' }),
@@ -46,5 +51,27 @@ export const EntryList = listOf(EntryRecord, 'EntryList');
 export type EntryList = z.infer<typeof EntryList>;
 
 export const entryListQuery = built((maxLimit: number) =>
-  listQuery(maxLimit).extend({ folder: plain(1024).optional(), key: plain(1024).optional() }),
+  listQuery(maxLimit)
+    .extend({
+      folder: plain(1024).optional(),
+      folder_exact: plain(1024).optional(),
+      key: plain(1024).optional(),
+      q: text(255, 1).optional(),
+    })
+    .superRefine((q, ctx) => {
+      if (q.folder !== undefined && q.folder_exact !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['folder_exact'], message: 'must not be given with folder' });
+    }),
 );
+
+/** GET /silo/v1/folders: every folder that holds entries, or a folder below it. */
+export const FolderRecord = z
+  .object({
+    folder: z.string().meta({ example: 'sales/2026' }),
+    entries: z.number().int().min(1).meta({ description: 'Entries in this folder and every folder below it', example: 12 }),
+  })
+  .meta({ id: 'Folder' });
+export type FolderRecord = z.infer<typeof FolderRecord>;
+
+export const FolderList = z.object({ list: z.array(FolderRecord) }).meta({ id: 'FolderList' });
+export type FolderList = z.infer<typeof FolderList>;

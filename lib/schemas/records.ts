@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { ApiKeyRecord, AppRecord, AuthorizedEnrollment, EnrollmentRecord, NewApiKey, NewAppSecret, OwnerRecord } from './access';
 import type { ErrorSchema, listOf } from './common';
-import type { EntryRecord } from './entries';
+import type { EntryRecord, FolderRecord } from './entries';
 import type { FileRecord as FileRecordType, PreviousVersion as PreviousVersionType } from './files';
 import type { UserRecord } from './users';
 
@@ -26,4 +26,5 @@ export type Enrollment = Either<EnrollmentRecord, AuthorizedEnrollment>;
 export type PreviousVersion = PreviousVersionType;
 export type FileRecord = FileRecordType;
 export type Entry = EntryRecord;
+export type Folder = FolderRecord;
 export type User = UserRecord;

@@ -1,14 +1,29 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../db/generated/client';
 import { createTestOwner } from '../testing/owner';
-import { testWorld, type TestWorld } from '../testing/database';
+import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createEntry } from './create-entry';
-import { listEntries } from './list-entries';
+import { listEntries, listSql, type EntryListQuery } from './list-entries';
+import { listFolders } from './list-folders';
+import { updateEntry } from './update-entry';
 
-let w: TestWorld;
-beforeAll(async () => (w = await testWorld()));
-afterAll(() => w.close());
+describe.each(testDatabases())('listEntries (%s)', (database) => {
+  let w: TestWorld;
+  beforeAll(async () => (w = await testWorld({ database })));
+  afterAll(() => w.close());
 
-describe('listEntries', () => {
+  const allPages = async (target: { ownerId: string; sandbox: boolean }, query: Omit<EntryListQuery, 'cursor'>) => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listEntries({ db: w.db.prisma, target, query: { ...query, cursor } });
+      seen.push(...page.list.map((e) => e.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    return seen;
+  };
+
   it('visits every entry exactly once, newest first, even when many share a timestamp', async () => {
     const db = w.db.prisma;
     const owner = await createTestOwner(db, 'A');
@@ -22,18 +37,108 @@ describe('listEntries', () => {
       (e) => e.id,
     );
     for (const limit of [1, 2, 4]) {
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await listEntries({ db, target, query: { limit, cursor } });
-        seen.push(...page.list.map((e) => e.id));
-        cursor = page.next_cursor;
-      } while (cursor);
-      expect(seen).toEqual(expected);
+      expect(await allPages(target, { limit })).toEqual(expected);
+      expect(await allPages(target, { limit, folder: 'x' })).toEqual(expected.filter((id) => ids.slice(0, 3).includes(id)));
     }
     const other = await createTestOwner(db, 'B');
     expect((await listEntries({ db, target: { ownerId: other.id, sandbox: false }, query: { limit: 10 } })).list).toEqual([]);
     expect((await listEntries({ db, target: { ownerId: owner.id, sandbox: true }, query: { limit: 10 } })).list).toEqual([]);
-    expect((await listEntries({ db, target, query: { limit: 10, folder: 'x' } })).list).toHaveLength(3);
+    expect((await listEntries({ db, target, query: { limit: 10, folder_exact: 'x' } })).list).toHaveLength(3);
+    expect((await listEntries({ db, target, query: { limit: 10, folder_exact: '' } })).list).toHaveLength(6);
+  });
+
+  it('pages a folder subtree (and a search in it) exactly as filtering the whole list would, for random folder trees', async () => {
+    const db = w.db.prisma;
+    const segment = fc.constantFrom('a', 'b', 'ab', 'a b', '%', '_');
+    const folder = fc.array(segment, { maxLength: 3 }).map((s) => s.join('/'));
+    const entry = fc.record({
+      folder,
+      later: fc.option(folder),
+      name: fc.constantFrom('Invoice', 'receipt', '100%', 'x_y', ''),
+      tie: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(entry, { minLength: 1, maxLength: 12 }),
+        folder,
+        fc.integer({ min: 1, max: 5 }),
+        fc.option(fc.constantFrom('inv', '%', '_', 'A')),
+        async (specs, asked, limit, q) => {
+          const owner = await createTestOwner(db, 'tree');
+          const target = { ownerId: owner.id, sandbox: false };
+          const made: { id: string; folder: string; name: string; createdAt: Date }[] = [];
+          for (const s of specs) {
+            let e = (await createEntry({ db, target, input: { folder: s.folder, name: s.name, meta: {} } })).entry;
+            if (s.tie) e = await db.entry.update({ where: { id: e.id }, data: { createdAt: new Date('2026-01-01T00:00:00.000Z') } });
+            if (s.later !== null) e = await updateEntry({ db, scope: { owners: 'all' }, id: e.id, patch: { folder: s.later } });
+            made.push(e);
+          }
+          const newestFirst = [...made].sort(
+            (x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0),
+          );
+          const under = (f: string, p: string) => f === p || f.startsWith(`${p}/`);
+          const matches = (n: string) => q === null || n.toLowerCase().includes(q.toLowerCase());
+          const expected = newestFirst.filter((e) => (asked === '' || under(e.folder, asked)) && matches(e.name)).map((e) => e.id);
+          expect(await allPages(target, { limit, folder: asked, ...(q !== null ? { q } : {}) })).toEqual(expected);
+
+          const counts = new Map<string, number>();
+          for (const e of made) {
+            const parts = e.folder === '' ? [] : e.folder.split('/');
+            const prefixes = new Set(parts.map((_, i) => parts.slice(0, i + 1).join('/')).filter((p) => p !== ''));
+            for (const p of prefixes) counts.set(p, (counts.get(p) ?? 0) + 1);
+          }
+          const folders = [...counts].map(([f, n]) => ({ folder: f, entries: n })).sort((x, y) => (x.folder < y.folder ? -1 : 1));
+          expect((await listFolders(db, target)).list).toEqual(folders);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('keeps entry_folders right when PATCHes move one entry concurrently', async () => {
+    const db = w.db.prisma;
+    const owner = await createTestOwner(db, 'race');
+    const target = { ownerId: owner.id, sandbox: false };
+    const { entry } = await createEntry({ db, target, input: { folder: 'start/here', name: 'n', meta: {} } });
+    for (let round = 0; round < 5; round++) {
+      const moves = ['a/b', 'a/c', 'd', 'a/b/c/d', ''].map((folder) =>
+        updateEntry({ db, scope: { owners: 'all' }, id: entry.id, patch: { folder } }),
+      );
+      await Promise.all(moves);
+      const { folder } = await db.entry.findUniqueOrThrow({ where: { id: entry.id } });
+      const rows = await db.entryFolder.findMany({ where: { entryId: entry.id }, orderBy: { prefix: 'asc' } });
+      const parts = folder.split('/');
+      expect(rows.map((r) => r.prefix)).toEqual(folder === '' ? [] : parts.map((_, i) => parts.slice(0, i + 1).join('/')).sort());
+    }
+  });
+
+  it('reads a subtree page by one range of the entry_folders index, in list order (no sort)', async () => {
+    const db = w.db.prisma;
+    const owner = await createTestOwner(db, 'plan');
+    const target = { ownerId: owner.id, sandbox: false };
+    await createEntry({ db, target, input: { folder: 'sales/2026', name: 'n', meta: {} } });
+    const cursor = (await listEntries({ db, target, query: { limit: 1, folder: 'sales' } })).list[0];
+    const { encodeCursor } = await import('../db/cursor');
+    const plan = async (query: EntryListQuery) =>
+      db.$transaction(async (tx) => {
+        // Tiny tables: make the planner show whether the index can give the order, not what is cheapest here.
+        await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+        await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
+        await tx.$executeRaw`SET LOCAL enable_sort = off`;
+        const rows = await tx.$queryRaw<{ 'QUERY PLAN': string }[]>(Prisma.sql`EXPLAIN ${listSql(target, query)}`);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    const k = encodeCursor({ createdAt: new Date(cursor.created_at), id: cursor.id });
+    for (const query of [
+      { limit: 20, folder: 'sales' },
+      { limit: 20, folder: 'sales', cursor: k },
+    ]) {
+      const p = await plan(query);
+      expect(p).toMatch(/Index (Only )?Scan using entry_folders_owner_id_sandbox_prefix_created_at_entry_id_idx/);
+      expect(p).not.toMatch(/Sort/);
+    }
+    const exact = await plan({ limit: 20, folder_exact: 'sales' });
+    expect(exact).toMatch(/Index Scan using entries_owner_id_sandbox_folder_created_at_id_idx/);
+    expect(exact).not.toMatch(/Sort/);
   });
 });

@@ -1,16 +1,37 @@
 // GET /silo/v1/entries: one owner and environment's entries, newest first, keyset pages.
+// One statement per page: the rows, each with its file count. `?folder=` (a folder and everything
+// below it) reads entry_folders, whose index is in list order, so it pages like the plain list;
+// `?folder_exact=` and `?key=` use the entries indexes. `?q=` filters the rows those scans visit,
+// so a search page reads past every entry that does not match (docs/api.md, Entries).
 import { type Db, readCacheOf } from '../db/client';
-import { NEWEST_FIRST, afterCursor, page } from '../db/cursor';
+import { decodeCursor, page } from '../db/cursor';
+import { Prisma } from '../db/generated/client';
 import type { Target } from '../db/scope';
+import { ENTRY_COLUMNS, type EntryRow } from './entry-rows';
 import { presentEntry } from './present-entry';
+
+export interface EntryListQuery {
+  limit: number;
+  cursor?: string;
+  /** this folder and every folder below it */
+  folder?: string;
+  /** this folder only */
+  folder_exact?: string;
+  key?: string;
+  /** a case-insensitive substring of the entry's name or key, or of one of its files' names */
+  q?: string;
+}
 
 export interface ListEntriesOptions {
   db: Db;
   target: Target;
-  query: { limit: number; cursor?: string; folder?: string; key?: string };
+  query: EntryListQuery;
 }
 
-/** What a page of entries is read from: a write to any of them is a new page. */
+/** `%s%` for ILIKE, with the pattern characters of `s` (`\`, `%`, `_`) taken literally. */
+export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** What a page of entries is read from: a write to any of them is a new page (lib/db/read-cache.ts). */
 const READS = ['entries', 'entry_folders', 'file_slots', 'files'];
 
 export function listEntries(opts: ListEntriesOptions) {
@@ -19,17 +40,34 @@ export function listEntries(opts: ListEntriesOptions) {
 }
 
 async function loadEntries({ db, target, query }: ListEntriesOptions) {
-  const rows = await db.entry.findMany({
-    where: {
-      ownerId: target.ownerId,
-      sandbox: target.sandbox,
-      ...(query.folder !== undefined ? { folder: query.folder } : {}),
-      ...(query.key !== undefined ? { key: query.key } : {}),
-      ...afterCursor(query.cursor),
-    },
-    orderBy: NEWEST_FIRST,
-    take: query.limit + 1,
-  });
+  const rows = await db.$queryRaw<EntryRow[]>(listSql(target, query));
   const p = page(rows, query.limit, query.cursor);
-  return { ...p, list: p.list.map(presentEntry) };
+  return { ...p, list: p.list.map((e) => presentEntry(e, e.fileCount)) };
+}
+
+/** The statement of one page (exported for the plan test). */
+export function listSql(target: Target, query: EntryListQuery) {
+  const { sql, join } = Prisma;
+  const k = query.cursor ? decodeCursor(query.cursor) : undefined;
+  // The table whose index orders the scan: entry_folders for a subtree, else entries.
+  const subtree = query.folder !== undefined && query.folder !== '';
+  const t = subtree ? sql`f` : sql`e`;
+  const id = subtree ? sql`f.entry_id` : sql`e.id`;
+  const where = [sql`${t}.owner_id = ${target.ownerId}::uuid`, sql`${t}.sandbox = ${target.sandbox}`];
+  if (subtree) where.push(sql`f.prefix = ${query.folder}`);
+  if (query.folder_exact !== undefined) where.push(sql`e.folder = ${query.folder_exact}`);
+  if (query.key !== undefined) where.push(sql`e.key = ${query.key}`);
+  // `created_at <= c AND (created_at < c OR id < i)`: the first term bounds the index range (lib/db/cursor.ts).
+  if (k) where.push(sql`${t}.created_at <= ${k.createdAt} AND (${t}.created_at < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
+  if (query.q !== undefined) {
+    const like = containsPattern(query.q);
+    where.push(sql`(e.name ILIKE ${like} ESCAPE '\\' OR e.key ILIKE ${like} ESCAPE '\\' OR EXISTS (
+      SELECT 1 FROM files m JOIN file_slots ms ON ms.id = m.slot_id
+      WHERE m.entry_id = e.id AND (ms.current_id = m.id OR NOT m.stored) AND m.name ILIKE ${like} ESCAPE '\\'))`);
+  }
+  const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;
+  return sql`SELECT ${ENTRY_COLUMNS} FROM ${from}
+    WHERE ${join(where, ' AND ')}
+    ORDER BY ${t}.created_at DESC, ${id} DESC
+    LIMIT ${query.limit + 1}`;
 }

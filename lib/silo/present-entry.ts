@@ -2,7 +2,8 @@
 import type { Entry } from '../db/generated/client';
 import type { EntryRecord } from '../schemas/entries';
 
-export function presentEntry(e: Entry): EntryRecord {
+/** `fileCount`: the files its attachments show (lib/silo/entry-rows.ts, FILE_COUNT). */
+export function presentEntry(e: Entry, fileCount: number): EntryRecord {
   return {
     id: e.id,
     ...(e.key !== null ? { key: e.key } : {}),
@@ -10,6 +11,7 @@ export function presentEntry(e: Entry): EntryRecord {
     name: e.name,
     meta: e.meta as Record<string, string>,
     sandbox: e.sandbox,
+    file_count: fileCount,
     created_at: e.createdAt.toISOString(),
     updated_at: e.updatedAt.toISOString(),
   };

@@ -3,7 +3,7 @@
 // environment (X-Silo-Sandbox) being browsed.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../api';
-import type { Entry, Page } from '../../schemas/records';
+import type { Entry, Folder, Page } from '../../schemas/records';
 import { useApiMutation, type After } from './mutation';
 import { nextCursor, pageQuery } from './pages';
 
@@ -15,8 +15,11 @@ export const entryKeys = {
 
 export interface EntryFilter {
   sandbox: boolean;
+  /** this folder and everything below it */
   folder?: string;
   key?: string;
+  /** a search in names, keys and file names */
+  q?: string;
 }
 
 export function useEntries(owner: string, f: EntryFilter) {
@@ -24,10 +27,21 @@ export function useEntries(owner: string, f: EntryFilter) {
     queryKey: [...entryKeys.list(owner), f],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
-      api<Page<Entry>>(`${BASE}?${pageQuery(20, pageParam, { folder: f.folder, key: f.key })}`, { owner, sandbox: f.sandbox, signal }),
+      api<Page<Entry>>(`${BASE}?${pageQuery(20, pageParam, { folder: f.folder, key: f.key, q: f.q })}`, {
+        owner,
+        sandbox: f.sandbox,
+        signal,
+      }),
     getNextPageParam: nextCursor,
   });
 }
+
+/** The workspace's folders with their entry counts; under the list's key, so what makes the list stale makes them stale. */
+export const useFolders = (owner: string, sandbox: boolean) =>
+  useQuery({
+    queryKey: [...entryKeys.list(owner), 'folders', sandbox],
+    queryFn: ({ signal }) => api<{ list: Folder[] }>('/silo/v1/folders', { owner, sandbox, signal }),
+  });
 
 /** The entry with its files (`attachments`) and each file's earlier versions. */
 export const useEntry = (id: string) => useQuery({ queryKey: entryKeys.one(id), queryFn: () => api<Entry>(`${BASE}/${id}`) });
@@ -51,5 +65,15 @@ export const useDeleteEntry = (owner: string, entryId: string, after?: After<voi
   useApiMutation(
     () => api<void>(`${BASE}/${entryId}`, { method: 'DELETE' }),
     () => [entryKeys.list(owner)],
+    after,
+  );
+
+export type EntryChanges = Partial<Omit<NewEntry, 'key'>> & { key?: string | null };
+
+/** PATCH: name, folder, key (null removes it), meta. */
+export const useUpdateEntry = (owner: string, entryId: string, after?: After<Entry, EntryChanges>) =>
+  useApiMutation(
+    (body: EntryChanges) => api<Entry>(`${BASE}/${entryId}`, { method: 'PATCH', body }),
+    () => [entryKeys.one(entryId), entryKeys.list(owner)],
     after,
   );

@@ -20,6 +20,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const l = limits();
     const input = await readJson(req, entryInput(l.meta), l.maxJsonBytes);
     const { entry } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input });
-    return json(presentEntry(entry), { status: 201, headers: { Location: `/silo/v1/entries/${entry.id}` } });
+    return json(presentEntry(entry, 0), { status: 201, headers: { Location: `/silo/v1/entries/${entry.id}` } });
   },
 });

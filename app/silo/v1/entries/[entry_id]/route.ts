@@ -7,6 +7,7 @@ import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { deleteEntry } from '@/lib/silo/delete-entry';
 import { createEntry } from '@/lib/silo/create-entry';
+import { countFiles } from '@/lib/silo/entry-rows';
 import { findEntry } from '@/lib/silo/find-entry';
 import { presentEntry } from '@/lib/silo/present-entry';
 import { updateEntry } from '@/lib/silo/update-entry';
@@ -20,19 +21,23 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const c = await siloContext(req);
     const entry = await findEntry({ db: c.db, scope: c.scope, id: entryId(params) });
     const attachments = await Promise.all((await listFiles(c.db, entry.id)).map((f) => fileRecord(c, f)));
-    return json({ ...presentEntry(entry), attachments });
+    return json({ ...presentEntry(entry, attachments.length), attachments });
   },
   PUT: async (req, { params }) => {
     const c = await siloContext(req);
     const l = limits();
     const input = await readJson(req, entryInput(l.meta), l.maxJsonBytes);
     const { entry, created } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input, id: entryId(params) });
-    return json(presentEntry(entry), { status: created ? 201 : 200, headers: created ? { Location: `/silo/v1/entries/${entry.id}` } : {} });
+    return json(presentEntry(entry, created ? 0 : await countFiles(c.db, entry.id)), {
+      status: created ? 201 : 200,
+      headers: created ? { Location: `/silo/v1/entries/${entry.id}` } : {},
+    });
   },
   PATCH: async (req, { params }) => {
     const c = await siloContext(req);
     const patch = await readJson(req, entryUpdate(limits().meta), limits().maxJsonBytes);
-    return json(presentEntry(await updateEntry({ db: c.db, scope: c.scope, id: entryId(params), patch })));
+    const entry = await updateEntry({ db: c.db, scope: c.scope, id: entryId(params), patch });
+    return json(presentEntry(entry, await countFiles(c.db, entry.id)));
   },
   DELETE: async (req, { params }) => {
     const c = await siloContext(req);
