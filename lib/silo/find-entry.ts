@@ -1,5 +1,5 @@
 // One entry the caller's scope reaches; 404 alike for a missing entry and another owner's.
-import type { Db } from '../db/client';
+import { type Db, readCacheOf } from '../db/client';
 import type { Entry } from '../db/generated/client';
 import { scopeWhere, type Scope } from '../db/scope';
 import { ApiError, notFound } from '../errors';
@@ -16,7 +16,10 @@ export interface FindEntryOptions {
 }
 
 export async function findEntry({ db, scope, id }: FindEntryOptions): Promise<Entry> {
-  const entry = await db.entry.findFirst({ where: { id, ...scopeWhere(scope) } });
+  // Cached until entries are written (lib/db/read-cache.ts): every file written to an entry looks it up.
+  const entry = await readCacheOf(db).read(['entries'], `entry ${JSON.stringify([id, scope])}`, () =>
+    db.entry.findFirst({ where: { id, ...scopeWhere(scope) } }),
+  );
   if (!entry) throw entryNotFound();
   return entry;
 }
