@@ -24,7 +24,16 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
   });
   const previewable = file.stored && previewKind(file.mime, file.name) !== null;
   const versions: PreviousVersion[] = [
-    { id: file.id, hash: file.hash, size: file.size, created_at: file.created_at },
+    {
+      id: file.id,
+      hash: file.hash,
+      size: file.size,
+      desc: file.desc,
+      version: file.version,
+      created_by: file.created_by,
+      restored_from: file.restored_from,
+      created_at: file.created_at,
+    },
     ...(file.previous ?? []),
   ];
   const label = (i: number) => `v${versions.length - i}`;
