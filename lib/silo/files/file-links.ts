@@ -12,9 +12,9 @@ export interface FileLink {
   expires_at: string;
 }
 
-/** A link to `file` that works for `expiresIn` seconds from `now`. */
+/** A link to `file` that works for `expiresIn` seconds from `now` (rounded up to a whole second). */
 export function createLink(signer: UrlSigner, file: File, expiresIn: number, now = Date.now()): FileLink {
-  const expires = Math.floor(now / 1000) + expiresIn;
+  const expires = Math.ceil(now / 1000) + expiresIn;
   return { url: linkUrl(signer, file, expires), expires_at: new Date(expires * 1000).toISOString() };
 }
 
