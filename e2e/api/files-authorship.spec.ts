@@ -72,7 +72,14 @@ test('an owner key, an enrollment token and console users are recorded as each v
   const renamed = await admin.patch(`/admin/v1/apps/${app.id}`, { data: { name: 'Invoicer 2' } });
   const list = await (await request.get(files, { headers: bearer(owner.liveKey) })).json();
   const current = list.list.find((f: { id: string }) => f.id === v4.id);
-  expect(current.previous.map((v: { version: number; created_by: { type: string; name: string }; restored_from: unknown }) => [v.version, v.created_by.type, v.created_by.name, v.restored_from])).toEqual([
+  expect(
+    current.previous.map((v: { version: number; created_by: { type: string; name: string }; restored_from: unknown }) => [
+      v.version,
+      v.created_by.type,
+      v.created_by.name,
+      v.restored_from,
+    ]),
+  ).toEqual([
     [3, 'user', 'Mia Member', { id: v1.id, version: 1 }],
     [2, 'app', 'Invoicer', null],
     [1, 'owner_key', key.prefix, null],

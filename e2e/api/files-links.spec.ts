@@ -7,7 +7,10 @@ import { bearer, expect, test } from '../fixtures';
 import { b64, createEntry, expectError, inlineFile, sha256, signIn } from './helpers';
 
 async function link(request: APIRequestContext, key: string, entryId: string, fileId: string, expiresIn: number) {
-  const res = await request.post(`/silo/v1/entries/${entryId}/files/${fileId}/links`, { headers: bearer(key), data: { expires_in: expiresIn } });
+  const res = await request.post(`/silo/v1/entries/${entryId}/files/${fileId}/links`, {
+    headers: bearer(key),
+    data: { expires_in: expiresIn },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { url: string; expires_at: string };
 }
@@ -17,7 +20,11 @@ async function stranger(playwright: { request: { newContext(): Promise<APIReques
   return playwright.request.newContext();
 }
 
-test('a link serves its version without credentials, private files included, GET and HEAD only', async ({ request, newOwner, playwright }) => {
+test('a link serves its version without credentials, private files included, GET and HEAD only', async ({
+  request,
+  newOwner,
+  playwright,
+}) => {
   const owner = await newOwner();
   const entry = await createEntry(request, owner.liveKey, { name: 'linked' });
   const v1 = await inlineFile(request, owner.liveKey, entry.id, { name: 'secret.txt', data: b64('version one'), private: true });
@@ -145,7 +152,9 @@ test('expires_in is an integer from 1 to 604800; other owners, no credentials an
 
   // a console session: same-origin for both methods
   const email = `u-${randomUUID().slice(0, 8)}@example.com`;
-  expect((await admin.post('/admin/v1/users', { data: { email, password: 'correct horse battery', owner_ids: [owner.id] } })).status()).toBe(201);
+  expect(
+    (await admin.post('/admin/v1/users', { data: { email, password: 'correct horse battery', owner_ids: [owner.id] } })).status(),
+  ).toBe(201);
   const ctx = await signIn(playwright, server.url, email, 'correct horse battery');
   await expectError(await ctx.post(path, { data: { expires_in: 60 } }), 403, 'forbidden');
   const made = await ctx.post(path, { headers: { Origin: server.url }, data: { expires_in: 60 } });

@@ -239,7 +239,11 @@ describe('UploadQueue', () => {
 
 describe('options', () => {
   it('a PDF or XML starts as a format, anything else as an attachment; a preset wins and names the stored file', async () => {
-    const t = setup(new File(['%PDF'], 'inv.pdf', { type: 'application/pdf' }), new File(['<a/>'], 'inv.xml', { type: 'application/xml' }), file('n.txt'));
+    const t = setup(
+      new File(['%PDF'], 'inv.pdf', { type: 'application/pdf' }),
+      new File(['<a/>'], 'inv.xml', { type: 'application/xml' }),
+      file('n.txt'),
+    );
     expect(t.queue.snapshot().map((i) => i.options.category)).toEqual(['format', 'format', 'attachment']);
     const [id] = t.queue.add([file('other-name.txt')], { category: 'format', key: '', name: 'n.txt' });
     expect(t.item('other-name.txt')).toMatchObject({ id, options: { category: 'format', name: 'n.txt' } });
