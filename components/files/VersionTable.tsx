@@ -77,7 +77,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
         {
           head: 'Size',
           cell: (v) => (
-            <span data-testid="version-size" title={`${v.size} bytes`}>
+            <span className="version-size" data-testid="version-size" title={`${v.size} bytes`}>
               {formatBytes(v.size)}
             </span>
           ),

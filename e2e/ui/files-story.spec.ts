@@ -119,6 +119,7 @@ test('an XML preview shows the bytes as stored beside the pretty print', async (
   await expect(card.getByRole('tab', { name: 'Raw' })).toHaveAttribute('aria-selected', 'true');
   await expect(pre).toContainText('<?xml version="1.0" encoding="UTF-8"?>');
   expect(await pre.evaluate((el) => el.textContent)).toBe(XML_V1);
+  await card.locator('.preview').scrollIntoViewIfNeeded();
   await screenshot(page, 'xml-raw');
 });
 
