@@ -24,7 +24,13 @@ describe('authorizeEnrollment', () => {
     const sandbox = await authorizeEnrollment(db, { ...base, ownerKey: owner.api_keys[1].key });
     expect(sandbox.sandbox).toBe(true);
     const p = await principalFromBearer(db, sandbox.token);
-    expect(p).toEqual({ kind: 'owner', ownerId: owner.id, sandbox: true, via: 'enrollment' });
+    expect(p).toEqual({
+      kind: 'owner',
+      ownerId: owner.id,
+      sandbox: true,
+      via: 'enrollment',
+      actor: { type: 'app', id: made.id, name: 'app' },
+    });
   });
 
   it('tokens expire and die with a disabled enrollment', async () => {
