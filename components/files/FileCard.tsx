@@ -1,14 +1,15 @@
 'use client';
 // One file of an entry: its flags, its version history, a preview and its actions (edit, a new
 // version, links, delete).
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { Dialog } from '@/components/ui/Dialog';
 import { Badge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { useToast } from '@/components/ui/Toaster';
 import { formatBytes } from '@/lib/console/format';
-import { useFileActions, useFileLinks } from '@/lib/console/hooks/files';
+import { useFileActions, useFileLinks, useUploadQueue } from '@/lib/console/hooks/files';
+import { isBusy } from '@/lib/console/upload/queue';
 import type { FileRecord } from '@/lib/schemas/records';
 import { EditFileForm } from './EditFileForm';
 import { FileLinkDialog } from './FileLinkDialog';
@@ -22,6 +23,11 @@ export function FileCard({ file }: { file: FileRecord }) {
   const [uploading, setUploading] = useState(false);
   const [linking, setLinking] = useState(false);
   const toast = useToast();
+  const versionQueue = useUploadQueue(file.entry_id, (record) => {
+    toast.show(`New version of ${record.name} stored`, 'success');
+    setUploading(false);
+  });
+  const sending = useSyncExternalStore(versionQueue.subscribe, versionQueue.snapshot, versionQueue.snapshot).some((i) => isBusy(i.status));
   const { remove } = useFileActions(file.entry_id, { removed: () => toast.show('Deleted', 'success'), onError: toast.error });
   const { revoke } = useFileLinks(file.entry_id, file.id, {
     revoked: () => toast.show('Every link of this version was revoked', 'success'),
@@ -63,7 +69,7 @@ export function FileCard({ file }: { file: FileRecord }) {
       </div>
       <fieldset className="row file-actions" aria-label={`Actions on ${file.name}`}>
         <button type="button" className="btn btn-small" onClick={() => setUploading(true)}>
-          Upload new version
+          {sending ? 'Uploading new version…' : 'Upload new version'}
         </button>
         {file.stored && !file.private && <CopyButton value={file.url} label="Copy link" aria-label={`Copy the link of ${file.name}`} />}
         {file.stored && (
@@ -90,7 +96,7 @@ export function FileCard({ file }: { file: FileRecord }) {
         <EditFileForm file={file} onDone={() => setEditing(false)} />
       </Dialog>
       <Dialog open={uploading} title={`New version of ${file.name}`} onClose={() => setUploading(false)}>
-        <NewVersionDialog file={file} onDone={() => setUploading(false)} />
+        <NewVersionDialog file={file} queue={versionQueue} />
       </Dialog>
       <Dialog open={linking} title={`Link to ${file.name}`} onClose={() => setLinking(false)}>
         <FileLinkDialog file={file} />

@@ -1,19 +1,14 @@
 'use client';
 // "Upload new version": a drop zone whose file becomes the next version of this one. Its identity
-// (category, and key or else name) is fixed, so the placeholder lands in the same history.
+// (category, and key or else name) is fixed, so the placeholder lands in the same history. The
+// queue belongs to the card: closing the dialog mid-upload neither stops nor forgets the upload.
 import { useSyncExternalStore } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { useToast } from '@/components/ui/Toaster';
-import { useUploadQueue } from '@/lib/console/hooks/files';
+import type { UploadQueue } from '@/lib/console/upload/queue';
 import type { FileRecord } from '@/lib/schemas/records';
 import { UploadRow } from './UploadRow';
 
-export function NewVersionDialog({ file, onDone }: { file: FileRecord; onDone(): void }) {
-  const toast = useToast();
-  const queue = useUploadQueue(file.entry_id, (record) => {
-    toast.show(`New version of ${record.name} stored`, 'success');
-    onDone();
-  });
+export function NewVersionDialog({ file, queue }: { file: FileRecord; queue: UploadQueue }) {
   const items = useSyncExternalStore(queue.subscribe, queue.snapshot, queue.snapshot);
   const identity = { category: file.category, key: file.key ?? '', ...(file.key ? {} : { name: file.name }) };
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
