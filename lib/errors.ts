@@ -14,6 +14,7 @@ const ERROR_STATUS = {
   forbidden: 403,
   enrollment_disabled: 403,
   upload_url_expired: 403,
+  link_expired: 403,
   not_found: 404,
   unknown_version: 404,
   method_not_allowed: 405,

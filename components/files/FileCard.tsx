@@ -1,22 +1,38 @@
 'use client';
-// One file of an entry: its flags, its version history, a preview and its actions.
-import { useState } from 'react';
+// One file of an entry: its flags, its version history, a preview and its actions (edit, a new
+// version, links, delete).
+import { useState, useSyncExternalStore } from 'react';
 import { Dialog } from '@/components/ui/Dialog';
 import { Badge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
+import { CopyButton } from '@/components/ui/CopyButton';
 import { useToast } from '@/components/ui/Toaster';
 import { formatBytes } from '@/lib/console/format';
-import { useFileActions } from '@/lib/console/hooks/files';
+import { useFileActions, useFileLinks, useUploadQueue } from '@/lib/console/hooks/files';
+import { isBusy } from '@/lib/console/upload/queue';
 import type { FileRecord } from '@/lib/schemas/records';
 import { EditFileForm } from './EditFileForm';
+import { FileLinkDialog } from './FileLinkDialog';
 import { FilePreview } from './FilePreview';
+import { NewVersionDialog } from './NewVersionDialog';
 import { VersionTable } from './VersionTable';
 
 export function FileCard({ file }: { file: FileRecord }) {
   const [previewing, setPreviewing] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [linking, setLinking] = useState(false);
   const toast = useToast();
+  const versionQueue = useUploadQueue(file.entry_id, (record) => {
+    toast.show(`New version of ${record.name} stored`, 'success');
+    setUploading(false);
+  });
+  const sending = useSyncExternalStore(versionQueue.subscribe, versionQueue.snapshot, versionQueue.snapshot).some((i) => isBusy(i.status));
   const { remove } = useFileActions(file.entry_id, { removed: () => toast.show('Deleted', 'success'), onError: toast.error });
+  const { revoke } = useFileLinks(file.entry_id, file.id, {
+    revoked: () => toast.show('Every link of this version was revoked', 'success'),
+    onError: toast.error,
+  });
   const previewed = [{ id: file.id, size: file.size }, ...(file.previous ?? [])].find((v) => v.id === previewing);
   return (
     <article className="file-card" data-testid="file-card" aria-label={file.name}>
@@ -51,10 +67,39 @@ export function FileCard({ file }: { file: FileRecord }) {
           </ConfirmButton>
         </div>
       </div>
+      <fieldset className="row file-actions" aria-label={`Actions on ${file.name}`}>
+        <button type="button" className="btn btn-small" onClick={() => setUploading(true)}>
+          {sending ? 'Uploading new version…' : 'Upload new version'}
+        </button>
+        {file.stored && !file.private && <CopyButton value={file.url} label="Copy link" aria-label={`Copy the link of ${file.name}`} />}
+        {file.stored && (
+          <button type="button" className="btn btn-small" onClick={() => setLinking(true)}>
+            Create link…
+          </button>
+        )}
+        {file.stored && (
+          <ConfirmButton
+            className="btn btn-small"
+            title={`Revoke every link of ${file.name}?`}
+            message="Links made so far with Create link… stop working at once (403). The file's own url is not affected."
+            confirm="Revoke links"
+            disabled={revoke.isPending}
+            onConfirm={() => revoke.mutate()}
+          >
+            Revoke links
+          </ConfirmButton>
+        )}
+      </fieldset>
       <VersionTable file={file} previewing={previewing} onPreview={setPreviewing} />
       {previewed && <FilePreview entryId={file.entry_id} fileId={previewed.id} name={file.name} mime={file.mime} size={previewed.size} />}
       <Dialog open={editing} title={`Edit ${file.name}`} onClose={() => setEditing(false)}>
         <EditFileForm file={file} onDone={() => setEditing(false)} />
+      </Dialog>
+      <Dialog open={uploading} title={`New version of ${file.name}`} onClose={() => setUploading(false)}>
+        <NewVersionDialog file={file} queue={versionQueue} />
+      </Dialog>
+      <Dialog open={linking} title={`Link to ${file.name}`} onClose={() => setLinking(false)}>
+        <FileLinkDialog file={file} />
       </Dialog>
     </article>
   );

@@ -2,6 +2,7 @@
 // Preview of one version inside a sandboxed iframe (no scripts, no same-origin access): images load
 // from the API directly; text and XML are fetched, escaped and shown in srcdoc; PDFs are drawn to
 // images by pdf.js (the browser's own PDF viewer will not run in a sandboxed frame).
+import { useState } from 'react';
 import { ErrorNote } from '@/components/ui/ErrorNote';
 import { Skeleton } from '@/components/ui/Skeleton';
 import { ApiFailure } from '@/lib/console/api';
@@ -25,6 +26,8 @@ export function FilePreview({
   size: number;
 }) {
   const kind = previewKind(mime, name);
+  // XML: the indented tree, or the bytes as stored (declaration, whitespace and all).
+  const [view, setView] = useState<'pretty' | 'raw'>('pretty');
   const href = fileHref(entryId, fileId);
   const limit = kind === 'pdf' ? PDF_PREVIEW_LIMIT : TEXT_PREVIEW_LIMIT;
   const drawn = kind === 'text' || kind === 'xml' || kind === 'pdf';
@@ -32,11 +35,11 @@ export function FilePreview({
   const doc = useFileBytes(
     entryId,
     fileId,
-    dark,
+    [dark, kind === 'xml' ? view : null],
     async (res) => {
       if (kind === 'pdf') return pagesDocument(await renderPdf(await res.arrayBuffer(), 860), name, dark);
       const text = await res.text();
-      return textDocument(kind === 'xml' ? prettyXml(text) : text, dark);
+      return textDocument(kind === 'xml' && view === 'pretty' ? prettyXml(text) : text, dark);
     },
     drawn && size <= limit,
   );
@@ -50,7 +53,22 @@ export function FilePreview({
       </div>
     );
   }
-  if (doc.isPending) return <Skeleton rows={2} />;
+  const tabs = kind === 'xml' && (
+    <div className="tabs" role="tablist" aria-label={`How to show ${name}`}>
+      {(['pretty', 'raw'] as const).map((v) => (
+        <button key={v} type="button" role="tab" className="tab" aria-selected={view === v} onClick={() => setView(v)}>
+          {v === 'pretty' ? 'Pretty' : 'Raw'}
+        </button>
+      ))}
+    </div>
+  );
+  if (doc.isPending)
+    return (
+      <>
+        {tabs}
+        <Skeleton rows={2} />
+      </>
+    );
   if (doc.error)
     return (
       <ErrorNote
@@ -62,8 +80,11 @@ export function FilePreview({
       />
     );
   return (
-    <div className="preview">
-      <iframe title={title} sandbox="" srcDoc={doc.data} className={kind === 'pdf' ? 'tall' : undefined} />
-    </div>
+    <>
+      {tabs}
+      <div className="preview">
+        <iframe title={title} sandbox="" srcDoc={doc.data} className={kind === 'pdf' ? 'tall' : undefined} />
+      </div>
+    </>
   );
 }

@@ -16,7 +16,8 @@ const STATUS: Record<UploadItem['status'], { label: string; tone: Tone }> = {
   cancelled: { label: 'cancelled', tone: 'warn' },
 };
 
-export function UploadRow({ item, queue }: { item: UploadItem; queue: UploadQueue }) {
+/** `fixedIdentity`: a new version of a file, whose category and key are not the user's to change. */
+export function UploadRow({ item, queue, fixedIdentity = false }: { item: UploadItem; queue: UploadQueue; fixedIdentity?: boolean }) {
   const size = item.file.size;
   const st = STATUS[item.status];
   const hashing = item.status === 'hashing';
@@ -57,7 +58,7 @@ export function UploadRow({ item, queue }: { item: UploadItem; queue: UploadQueu
         </div>
       </div>
       {item.status === 'ready' ? (
-        <Options item={item} queue={queue} />
+        <Options item={item} queue={queue} fixedIdentity={fixedIdentity} />
       ) : (
         <>
           <ProgressBar value={item.status === 'stored' ? 1 : progress} label={`${hashing ? 'Hashing' : 'Uploading'} ${item.file.name}`} />
@@ -78,23 +79,19 @@ export function UploadRow({ item, queue }: { item: UploadItem; queue: UploadQueu
   );
 }
 
-function Options({ item, queue }: { item: UploadItem; queue: UploadQueue }) {
+function Options({ item, queue, fixedIdentity }: { item: UploadItem; queue: UploadQueue; fixedIdentity: boolean }) {
   const o = item.options;
   const set = (p: Partial<typeof o>) => queue.setOptions(item.id, p);
   const n = item.file.name;
   return (
     <div className="upload-options">
-      <div className="field">
-        <label htmlFor={`${item.id}-cat`}>Category</label>
-        <select id={`${item.id}-cat`} value={o.category} onChange={(e) => set({ category: e.target.value as typeof o.category })}>
-          <option value="attachment">Attachment</option>
-          <option value="format">Format</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${item.id}-key`}>Key</label>
-        <input id={`${item.id}-key`} value={o.key} placeholder={n} onChange={(e) => set({ key: e.target.value })} />
-      </div>
+      {fixedIdentity ? (
+        <span className="muted" style={{ fontSize: '0.85rem' }}>
+          {o.category} · {o.key ? `key ${o.key}` : `stored as ${o.name ?? n}`}
+        </span>
+      ) : (
+        <IdentityFields item={item} queue={queue} />
+      )}
       <div className="field">
         <label htmlFor={`${item.id}-desc`}>Description</label>
         <input id={`${item.id}-desc`} value={o.desc} onChange={(e) => set({ desc: e.target.value })} />
@@ -107,5 +104,26 @@ function Options({ item, queue }: { item: UploadItem; queue: UploadQueue }) {
         {formatBytes(item.file.size)} · {item.file.type || 'application/octet-stream'}
       </span>
     </div>
+  );
+}
+
+/** Category and key: which file of the entry this one is (a new one, or a new version of one). */
+function IdentityFields({ item, queue }: { item: UploadItem; queue: UploadQueue }) {
+  const o = item.options;
+  const set = (p: Partial<typeof o>) => queue.setOptions(item.id, p);
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${item.id}-cat`}>Category</label>
+        <select id={`${item.id}-cat`} value={o.category} onChange={(e) => set({ category: e.target.value as typeof o.category })}>
+          <option value="attachment">Attachment</option>
+          <option value="format">Format</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${item.id}-key`}>Key</label>
+        <input id={`${item.id}-key`} value={o.key} placeholder={item.file.name} onChange={(e) => set({ key: e.target.value })} />
+      </div>
+    </>
   );
 }

@@ -1,13 +1,20 @@
 'use client';
-// Every version of a file, newest first: size, hash and time, with preview, download, restore, delete.
+// Every version of a file, newest first, and its story: who made it, its description, what it was
+// restored from, its exact size and full hash; with preview, download, restore, delete.
 import { Badge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
 import { DataTable, createdColumn } from '@/components/ui/DataTable';
+import { CopyButton } from '@/components/ui/CopyButton';
 import { useToast } from '@/components/ui/Toaster';
 import { formatBytes, shortHash } from '@/lib/console/format';
 import { fileHref, useFileActions } from '@/lib/console/hooks/files';
 import { previewKind } from '@/lib/console/preview';
 import type { FileRecord, PreviousVersion } from '@/lib/schemas/records';
+
+const ACTOR_KIND = { app: 'app', user: 'user', admin: 'admin', owner_key: 'API key' } as const;
+
+/** "Invoicer (app)"; versions made before authors were recorded have none. */
+export const authorOf = (v: PreviousVersion) => (v.created_by ? `${v.created_by.name} (${ACTOR_KIND[v.created_by.type]})` : 'not recorded');
 
 interface Props {
   file: FileRecord;
@@ -24,10 +31,20 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
   });
   const previewable = file.stored && previewKind(file.mime, file.name) !== null;
   const versions: PreviousVersion[] = [
-    { id: file.id, hash: file.hash, size: file.size, created_at: file.created_at },
+    {
+      id: file.id,
+      hash: file.hash,
+      size: file.size,
+      desc: file.desc,
+      version: file.version,
+      created_by: file.created_by,
+      restored_from: file.restored_from,
+      created_at: file.created_at,
+    },
     ...(file.previous ?? []),
   ];
-  const label = (i: number) => `v${versions.length - i}`;
+  // The version's own number; an older record without one counts from the list.
+  const label = (i: number) => `v${versions[i].version ?? versions.length - i}`;
   return (
     <DataTable
       label={`Versions of ${file.name}`}
@@ -37,14 +54,47 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
       columns={[
         {
           head: 'Version',
-          cell: (_, i) => (
+          cell: (v, i) => (
             <>
               {label(i)} {i === 0 && <Badge tone="accent">current</Badge>}
+              {v.restored_from && (
+                <div className="muted version-note" data-testid="restored-from">
+                  restored from v{v.restored_from.version}
+                </div>
+              )}
             </>
           ),
         },
-        { head: 'Size', cell: (v) => formatBytes(v.size) },
-        { head: 'SHA-256', wide: true, className: 'mono', cell: (v) => <span title={v.hash}>{shortHash(v.hash)}</span> },
+        {
+          head: 'Created by',
+          cell: (v) => (
+            <span data-testid="created-by" className={v.created_by ? undefined : 'muted'}>
+              {authorOf(v)}
+            </span>
+          ),
+        },
+        { head: 'Description', wide: true, cell: (v) => <span data-testid="version-desc">{v.desc}</span> },
+        {
+          head: 'Size',
+          cell: (v) => (
+            <span className="version-size" data-testid="version-size" title={`${v.size} bytes`}>
+              {formatBytes(v.size)}
+            </span>
+          ),
+        },
+        {
+          head: 'SHA-256',
+          wide: true,
+          className: 'mono',
+          cell: (v, i) => (
+            <span className="row version-hash">
+              <span title={v.hash} data-testid="version-hash" data-hash={v.hash}>
+                {shortHash(v.hash)}
+              </span>
+              <CopyButton value={v.hash} label="Copy" aria-label={`Copy the SHA-256 of ${label(i)}`} />
+            </span>
+          ),
+        },
         createdColumn,
         {
           actions: true,

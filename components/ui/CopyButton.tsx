@@ -14,12 +14,13 @@ async function copy(text: string) {
   ta.remove();
 }
 
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+export function CopyButton({ value, label = 'Copy', 'aria-label': ariaLabel }: { value: string; label?: string; 'aria-label'?: string }) {
   const [done, setDone] = useState(false);
   return (
     <button
       type="button"
       className="btn btn-small"
+      aria-label={ariaLabel}
       onClick={async () => {
         await copy(value).catch(() => {});
         setDone(true);

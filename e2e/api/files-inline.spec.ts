@@ -112,7 +112,16 @@ test.describe('versions', () => {
     const v2 = await inlineFile(request, liveKey, entry.id, { name: 'inv.pdf', data: b64('two'), mime: 'application/pdf' });
     const v3 = await inlineFile(request, liveKey, entry.id, { name: 'inv.pdf', data: b64('three'), mime: 'application/pdf' });
     expect(v3.previous.map((p: { id: string }) => p.id)).toEqual([v2.id, v1.id]);
-    expect(v3.previous[0]).toEqual({ id: v2.id, hash: sha256('two'), size: 3, created_at: v2.created_at });
+    expect(v3.previous[0]).toEqual({
+      id: v2.id,
+      hash: sha256('two'),
+      size: 3,
+      desc: '',
+      version: 2,
+      created_by: v2.created_by,
+      restored_from: null,
+      created_at: v2.created_at,
+    });
     // same name in the other category, and a key that overrides the name: separate files
     await inlineFile(request, liveKey, entry.id, { name: 'inv.pdf', category: 'format', data: b64('fmt') });
     const k1 = await inlineFile(request, liveKey, entry.id, { name: 'x.xml', key: 'ubl', data: b64('u1') });

@@ -1,4 +1,5 @@
 // Resolves a Bearer credential to a Principal: owner API keys, enrollment tokens, the admin key.
+// One query per request, the author a new version records (actor) included.
 import { ApiError } from '../errors';
 import { type Db, readCacheOf } from '../db/client';
 import { hashSecret, kindOf, sameHash } from './secrets';
@@ -12,16 +13,23 @@ export async function principalFromBearer(db: Db, bearer: string, adminKey?: str
     // Cached until a key is written (revoked, created, its owner deleted): see read-cache.ts.
     const key = await readCacheOf(db).read(['api_keys'], `api_key ${hash}`, () => db.apiKey.findUnique({ where: { hash } }));
     if (!key || key.revokedAt || !sameHash(key.hash, hash)) throw unknownCredentials();
-    return { kind: 'owner', ownerId: key.ownerId, sandbox: key.sandbox, via: 'api_key' };
+    const actor = { type: 'owner_key', id: key.id, name: key.prefix } as const;
+    return { kind: 'owner', ownerId: key.ownerId, sandbox: key.sandbox, via: 'api_key', actor };
   }
   if (kind === 'token_live' || kind === 'token_test') {
-    const token = await readCacheOf(db).read(['enrollment_tokens', 'enrollments'], `token ${hash}`, () =>
-      db.enrollmentToken.findUnique({ where: { hash }, include: { enrollment: true } }),
+    // Cached until a token, an enrollment or an application is written (read-cache.ts).
+    const token = await readCacheOf(db).read(['enrollment_tokens', 'enrollments', 'apps'], `token ${hash}`, () =>
+      db.enrollmentToken.findUnique({
+        where: { hash },
+        include: { enrollment: { include: { app: { select: { id: true, name: true } } } } },
+      }),
     );
     if (!token || !sameHash(token.hash, hash)) throw unknownCredentials();
     if (token.expiresAt.getTime() <= Date.now()) throw new ApiError('token_expired', 'The enrollment token has expired; authorize again');
     if (token.enrollment.disabled) throw new ApiError('enrollment_disabled', 'The enrollment is disabled');
-    return { kind: 'owner', ownerId: token.enrollment.ownerId, sandbox: token.enrollment.sandbox, via: 'enrollment' };
+    const { enrollment } = token;
+    const actor = { type: 'app', id: enrollment.app.id, name: enrollment.app.name } as const;
+    return { kind: 'owner', ownerId: enrollment.ownerId, sandbox: enrollment.sandbox, via: 'enrollment', actor };
   }
   throw unknownCredentials();
 }

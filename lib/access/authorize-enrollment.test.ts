@@ -25,7 +25,13 @@ describe('authorizeEnrollment', () => {
     const sandbox = await authorizeEnrollment(db, { ...base, ownerKey: owner.api_keys[1].key });
     expect(sandbox.sandbox).toBe(true);
     const p = await principalFromBearer(db, sandbox.token);
-    expect(p).toEqual({ kind: 'owner', ownerId: owner.id, sandbox: true, via: 'enrollment' });
+    expect(p).toEqual({
+      kind: 'owner',
+      ownerId: owner.id,
+      sandbox: true,
+      via: 'enrollment',
+      actor: { type: 'app', id: made.id, name: 'app' },
+    });
   });
 
   it('an enrollment made by an administrator needs no owner key, in its environment only, while enabled', async () => {

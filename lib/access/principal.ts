@@ -1,11 +1,18 @@
 // Who is calling, and what part of the data that caller may see (docs/api.md, Authentication).
 import type { Scope } from '../db/scope';
+import type { CreatedBy } from '../schemas/files';
+
+/**
+ * Who made a file version, as its `created_by` records it (docs/api.md, Versions): a plain
+ * object (no secret), kept as it was when the version was made.
+ */
+export type Actor = CreatedBy;
 
 export type Principal =
   /** an owner API key, or an enrollment token acting as its owner */
-  | { kind: 'owner'; ownerId: string; sandbox: boolean; via: 'api_key' | 'enrollment' }
+  | { kind: 'owner'; ownerId: string; sandbox: boolean; via: 'api_key' | 'enrollment'; actor: Actor }
   /** a signed-in console user */
-  | { kind: 'user'; userId: string; admin: boolean; ownerIds: string[] }
+  | { kind: 'user'; userId: string; admin: boolean; ownerIds: string[]; actor: Actor }
   /** the instance's ADMIN_API_KEY */
   | { kind: 'admin_key' };
 
@@ -14,3 +21,15 @@ export function scopeOf(p: Principal): Scope {
   if (p.kind === 'user') return { owners: p.admin ? 'all' : p.ownerIds };
   return { owners: 'all' };
 }
+
+/** The author a new file version records; the admin key makes no versions. */
+export function actorOf(p: Principal): Actor | null {
+  return p.kind === 'admin_key' ? null : p.actor;
+}
+
+/** A console user as an author: "admin" for an instance administrator; their name, else their email. */
+export const userActor = (u: { id: string; name: string; email: string; admin: boolean }): Actor => ({
+  type: u.admin ? 'admin' : 'user',
+  id: u.id,
+  name: u.name.trim() || u.email,
+});

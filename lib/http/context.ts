@@ -1,5 +1,5 @@
 // What a silo route needs, resolved once per request: database, blob store, caller, url signer.
-import type { Principal } from '../access/principal';
+import { actorOf, type Actor, type Principal } from '../access/principal';
 import type { Scope } from '../db/scope';
 import { instanceSecret } from '../access/instance';
 import { config } from '../config';
@@ -13,6 +13,8 @@ export interface SiloContext {
   db: Db;
   store: BlobStore;
   principal: Principal;
+  /** who a version this request makes records as its author (created_by) */
+  actor: Actor | null;
   scope: Scope;
   signer: UrlSigner;
 }
@@ -33,7 +35,7 @@ export async function signerFor(headers: Headers): Promise<UrlSigner> {
 export async function siloContext(req: CallerRequest): Promise<SiloContext> {
   const principal = await authenticate(req);
   const scope = siloScope(principal);
-  return { db: await getDb(), store: blobStore(), principal, scope, signer: await signerFor(req.headers) };
+  return { db: await getDb(), store: blobStore(), principal, actor: actorOf(principal), scope, signer: await signerFor(req.headers) };
 }
 
 export function limits() {

@@ -1,7 +1,7 @@
 // The console's session: a next-auth JWT in a cookie, turned into a user Principal.
 import { getToken } from 'next-auth/jwt';
 import type { Db } from '../db/client';
-import type { Principal } from '../access/principal';
+import { userActor, type Principal } from '../access/principal';
 import { parseCookies } from './cookies';
 import { sessionSecret } from './session-secret';
 
@@ -20,5 +20,5 @@ export async function sessionPrincipal(db: Db, headers: Headers): Promise<Princi
   const user = await db.user.findUnique({ where: { id: userId }, include: { memberships: true } });
   // Revocation: a password change bumps the version, a removed user has no row.
   if (!user || token?.sv !== user.sessionVersion) return undefined;
-  return { kind: 'user', userId: user.id, admin: user.admin, ownerIds: user.memberships.map((m) => m.ownerId) };
+  return { kind: 'user', userId: user.id, admin: user.admin, ownerIds: user.memberships.map((m) => m.ownerId), actor: userActor(user) };
 }

@@ -1,6 +1,6 @@
 // /silo/v1/entries/{entry_id}/files: a file's JSON operations and its bytes (docs/api.md, Files and Fetch).
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
-import { FileList, FileRecord, fileInput, fileUpdate } from '../schemas/files';
+import { FileLinkRecord, FileList, FileRecord, LinkInput, fileInput, fileUpdate } from '../schemas/files';
 import { ENTRY_ID, FILE_ID, body, bytes, errors, ok, type DocLimits } from './shared';
 
 const tags = ['Files'];
@@ -68,6 +68,22 @@ export const filePaths = (l: DocLimits): ZodOpenApiPathsObject => {
         tags,
         summary: "Make this version's bytes the new current version",
         responses: { '201': ok('The new current version', FileRecord), ...errors(401, 404, 409) },
+      },
+    },
+    '/silo/v1/entries/{entry_id}/files/{id}/links': {
+      parameters: [ENTRY_ID, FILE_ID],
+      post: {
+        operationId: 'createFileLink',
+        tags,
+        summary: 'A GET/HEAD link to this version that works without credentials until it expires (private files included)',
+        requestBody: body(LinkInput),
+        responses: { '201': ok('The link', FileLinkRecord), ...errors(401, 404, 415, 422) },
+      },
+      delete: {
+        operationId: 'revokeFileLinks',
+        tags,
+        summary: 'Revoke every link of this version (rotates its link nonce)',
+        responses: { '204': ok('Revoked'), ...errors(401, 404) },
       },
     },
   };

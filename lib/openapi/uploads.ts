@@ -28,7 +28,14 @@ export const uploadPaths = (): ZodOpenApiPathsObject => ({
   '/silo/v1/files/{id}': {
     parameters: [
       FILE_ID,
-      { name: 'sig', in: 'query', required: true, description: 'The signature of the signed url', schema: { type: 'string' } },
+      { name: 'sig', in: 'query', description: "The signature of the file's signed url (or expires + link)", schema: { type: 'string' } },
+      { name: 'expires', in: 'query', description: 'A link: its expiry, Unix seconds (signed)', schema: { type: 'string' } },
+      {
+        name: 'link',
+        in: 'query',
+        description: 'A link (POST …/files/{id}/links): its signature; GET/HEAD only',
+        schema: { type: 'string' },
+      },
     ],
     put: {
       operationId: 'uploadToFileUrl',
@@ -43,16 +50,18 @@ export const uploadPaths = (): ZodOpenApiPathsObject => ({
     head: {
       operationId: 'headFileUrl',
       tags,
-      summary: 'Upload-Offset of a placeholder, or the headers of a stored file (private files need credentials)',
+      summary: 'Upload-Offset of a placeholder, or the headers of a stored file (private files need credentials, or a link)',
       security: OPTIONAL_AUTH,
-      responses: { '204': offset, '200': ok('Stored file headers'), ...errors(401, 403, 404) },
+      responses: { '204': offset, '200': ok('Stored file headers'), ...errors(401, 403, 404, 409) },
     },
     get: {
       operationId: 'getFileUrl',
       tags,
-      summary: 'The bytes of a stored file (private files need credentials)',
+      summary: 'The bytes of a stored file (private files need credentials, or a link)',
+      description:
+        'With expires + link: no credentials, private files included; 403 link_expired after expiry, 403 forbidden once revoked.',
       security: OPTIONAL_AUTH,
-      responses: { '200': bytes('The bytes'), '206': bytes('A range'), ...errors(401, 404, 409, 416) },
+      responses: { '200': bytes('The bytes'), '206': bytes('A range'), ...errors(401, 403, 404, 409, 416) },
     },
   },
 });

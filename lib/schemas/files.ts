@@ -74,7 +74,33 @@ export type FileUpdate = z.infer<ReturnType<typeof fileUpdate>>;
 const size = z.number().int().min(0).meta({ description: 'Bytes', example: 48213 });
 const hash = z.string().meta({ description: 'Lowercase hex SHA-256 of the bytes', example: HASH_EXAMPLE });
 
-export const PreviousVersion = z.object({ id: recordId, hash, size, created_at: timestamp }).meta({ id: 'PreviousVersion' });
+/** Who made a version (docs/api.md, Versions): recorded as it was then; null before it was recorded. */
+export const CreatedBy = z
+  .object({
+    type: z.enum(['app', 'user', 'owner_key', 'admin']),
+    id: z.string().nullable().meta({ description: "The app's, user's or API key's id" }),
+    name: z.string().meta({ description: "The app's name, the user's name (else email), or the API key's prefix", example: 'Invoicer' }),
+  })
+  .meta({ id: 'CreatedBy', description: 'Who made this version; null for versions made before this was recorded' });
+export type CreatedBy = z.infer<typeof CreatedBy>;
+
+export const RestoredFrom = z
+  .object({ id: recordId, version: z.number().int().min(1).meta({ example: 2 }) })
+  .meta({ id: 'RestoredFrom', description: 'The version a restore copied (POST …/restore); null otherwise' });
+export type RestoredFrom = z.infer<typeof RestoredFrom>;
+
+const version = z
+  .number()
+  .int()
+  .min(1)
+  .meta({ example: 3 })
+  .nullable()
+  .meta({ description: 'The version number in its identity (1, 2, …); null while a placeholder' });
+const history = { version, created_by: CreatedBy.nullable(), restored_from: RestoredFrom.nullable() };
+
+export const PreviousVersion = z
+  .object({ id: recordId, hash, size, desc: z.string(), ...history, created_at: timestamp })
+  .meta({ id: 'PreviousVersion' });
 export type PreviousVersion = z.infer<typeof PreviousVersion>;
 
 export const FileRecord = z
@@ -93,6 +119,7 @@ export const FileRecord = z
     embeddable: z.boolean(),
     private: z.boolean(),
     meta: z.record(z.string(), z.string()).meta({ example: { source: 'erp' } }),
+    ...history,
     previous: z.array(PreviousVersion).optional().meta({ description: 'Earlier versions, newest first' }),
     created_at: timestamp,
   })
@@ -104,3 +131,25 @@ export const FileList = z.object({ list: z.array(FileRecord) }).meta({ id: 'File
 export type FileList = z.infer<typeof FileList>;
 
 export const FileParams = z.object({ entry_id: uuid, id: uuid });
+
+/** A link lasts at most 7 days (docs/api.md, Links). */
+export const MAX_LINK_SECONDS = 7 * 24 * 3600;
+
+export const LinkInput = z
+  .object({
+    expires_in: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LINK_SECONDS)
+      .meta({ description: 'Seconds the link works: 1 … 604800 (7 days)', example: 3600 }),
+  })
+  .meta({ id: 'LinkInput' });
+export type LinkInput = z.infer<typeof LinkInput>;
+
+export const FileLinkRecord = z
+  .object({
+    url: z.string().meta({ description: 'GET/HEAD the bytes of this version without credentials until expires_at' }),
+    expires_at: timestamp,
+  })
+  .meta({ id: 'FileLink' });

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ApiKeyRecord, AppRecord, AuthorizedEnrollment, EnrollmentRecord, NewApiKey, NewAppSecret, OwnerRecord } from './access';
 import type { ErrorSchema, listOf } from './common';
 import type { EntryRecord, FolderRecord } from './entries';
-import type { FileRecord as FileRecordType, PreviousVersion as PreviousVersionType } from './files';
+import type { FileLinkRecord, FileRecord as FileRecordType, PreviousVersion as PreviousVersionType } from './files';
 import type { UserRecord } from './users';
 
 /**
@@ -25,6 +25,7 @@ export type App = Either<AppRecord, NewAppSecret>;
 export type Enrollment = Either<EnrollmentRecord, AuthorizedEnrollment>;
 export type PreviousVersion = PreviousVersionType;
 export type FileRecord = FileRecordType;
+export type FileLink = z.infer<typeof FileLinkRecord>;
 export type Entry = EntryRecord;
 export type Folder = FolderRecord;
 export type User = UserRecord;

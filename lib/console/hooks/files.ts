@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, failure } from '../api';
-import type { FileRecord } from '../../schemas/records';
+import type { FileLink, FileRecord } from '../../schemas/records';
 import { UploadQueue } from '../upload/queue';
 import { entryKeys } from './entries';
 import { useApiMutation, type After } from './mutation';
@@ -34,6 +34,22 @@ export function useFileActions(entryId: string, after: { restored?(): void; remo
     onError: after.onError,
   });
   return { restore, remove };
+}
+
+/** Links to one version: make one that expires, or revoke every one made so far (nothing to refresh). */
+export function useFileLinks(entryId: string, fileId: string, after: { revoked?(): void; onError?(err: Error): void } = {}) {
+  const path = `${filesOf(entryId)}/${fileId}/links`;
+  const create = useApiMutation(
+    (expiresIn: number) => api<FileLink>(path, { method: 'POST', body: { expires_in: expiresIn } }),
+    () => [],
+    { onError: after.onError },
+  );
+  const revoke = useApiMutation(
+    () => api<void>(path, { method: 'DELETE' }),
+    () => [],
+    { onSuccess: after.revoked, onError: after.onError },
+  );
+  return { create, revoke };
 }
 
 /** Description, meta and flags of a file; no new version. */

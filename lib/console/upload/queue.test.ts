@@ -236,3 +236,20 @@ describe('UploadQueue', () => {
     expect(t.queue.snapshot().map((i) => i.file.name)).toEqual(['b.txt']);
   });
 });
+
+describe('options', () => {
+  it('a PDF or XML starts as a format, anything else as an attachment; a preset wins and names the stored file', async () => {
+    const t = setup(
+      new File(['%PDF'], 'inv.pdf', { type: 'application/pdf' }),
+      new File(['<a/>'], 'inv.xml', { type: 'application/xml' }),
+      file('n.txt'),
+    );
+    expect(t.queue.snapshot().map((i) => i.options.category)).toEqual(['format', 'format', 'attachment']);
+    const [id] = t.queue.add([file('other-name.txt')], { category: 'format', key: '', name: 'n.txt' });
+    expect(t.item('other-name.txt')).toMatchObject({ id, options: { category: 'format', name: 'n.txt' } });
+    t.queue.start(id);
+    t.hashes[0].resolve('sha-0');
+    await settle();
+    expect(t.placeholders[0].body).toMatchObject({ name: 'n.txt', category: 'format' });
+  });
+});

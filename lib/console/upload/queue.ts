@@ -4,6 +4,7 @@
 import { ApiFailure } from '../api';
 import { must } from '../../must';
 import type { FileRecord } from '../../schemas/records';
+import { suggestCategory } from './category';
 import { SpeedMeter, secondsLeft } from './speed';
 import { browserTransport, type PlaceholderRequest, type UploadTransport } from './transport';
 
@@ -12,6 +13,8 @@ export type UploadStatus = 'ready' | 'hashing' | 'creating' | 'uploading' | 'sto
 export interface UploadOptions {
   category: 'format' | 'attachment';
   key: string;
+  /** the stored name, when it is not the dropped file's: a new version of a file without a key keeps its name */
+  name?: string;
   desc: string;
   private: boolean;
   embeddable: boolean;
@@ -56,11 +59,12 @@ export class UploadQueue {
   };
   snapshot = () => this.items;
 
-  add(files: File[]) {
+  /** Adds files as ready, each with a suggested category unless `preset` says otherwise; returns their ids. */
+  add(files: File[], preset: Partial<UploadOptions> = {}): string[] {
     const fresh = files.map<UploadItem>((file) => ({
       id: `u${++counter}`,
       file,
-      options: { category: 'attachment', key: '', desc: '', private: false, embeddable: false },
+      options: { category: suggestCategory(file), key: '', desc: '', private: false, embeddable: false, ...preset },
       status: 'ready',
       hashed: 0,
       sent: 0,
@@ -69,6 +73,7 @@ export class UploadQueue {
     }));
     this.items = [...this.items, ...fresh];
     this.emit();
+    return fresh.map((i) => i.id);
   }
 
   setOptions(id: string, options: Partial<UploadOptions>) {
@@ -150,7 +155,7 @@ export class UploadQueue {
   private placeholder(item: UploadItem, method: 'POST' | 'PUT'): Promise<FileRecord> {
     const o = item.options;
     const body: PlaceholderRequest = {
-      name: item.file.name,
+      name: o.name ?? item.file.name,
       mime: mimeOf(item.file),
       sha256: item.sha256,
       size: item.file.size,

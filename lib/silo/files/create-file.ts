@@ -6,7 +6,8 @@ import { ApiError, isApiError } from '../../errors';
 import { must } from '../../must';
 import type { Scope } from '../../db/scope';
 import type { BlobStore } from '../../storage/blob-store';
-import type { FileInput, FileLimits } from '../../schemas/files';
+import type { CreatedBy, FileInput, FileLimits } from '../../schemas/files';
+import { Prisma } from '../../db/generated/client';
 import { findEntry } from '../find-entry';
 import { UNIQUE, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
@@ -26,6 +27,8 @@ export interface CreateFileOptions {
   id?: string;
   input: FileInput;
   limits: FileLimits;
+  /** who makes it: its versions' created_by */
+  actor?: CreatedBy | null;
 }
 
 interface Content {
@@ -87,7 +90,9 @@ function rowFields(input: FileInput, content: Content) {
 }
 
 async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
-  return placeInline(o, content, (tx) => insertCurrent(tx, { id, entryId, urlNonce: nonce(), ...rowFields(o.input, content) }));
+  return placeInline(o, content, (tx) =>
+    insertCurrent(tx, { id, entryId, urlNonce: nonce(), createdBy: o.actor ?? null, restoredFrom: null, ...rowFields(o.input, content) }),
+  );
 }
 
 /**
@@ -117,7 +122,15 @@ async function holdAndPlace<T>(o: CreateFileOptions, content: Content, place: (u
 async function createPlaceholder(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
   const slotId = await ensureSlot(o.db, entryId, o.input.category, o.input.key ?? o.input.name);
   return o.db.file.create({
-    data: { id, entryId, slotId, urlNonce: nonce(), uploadExpiresAt: uploadExpiry(o.limits), ...rowFields(o.input, content) },
+    data: {
+      id,
+      entryId,
+      slotId,
+      urlNonce: nonce(),
+      uploadExpiresAt: uploadExpiry(o.limits),
+      createdBy: o.actor ?? Prisma.DbNull,
+      ...rowFields(o.input, content),
+    },
   });
 }
 

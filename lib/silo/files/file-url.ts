@@ -21,3 +21,21 @@ export function verifyFileSignature(secret: string, file: { id: string; urlNonce
   const got = Buffer.from(sig);
   return want.length === got.length && timingSafeEqual(want, got);
 }
+
+// A link (POST …/files/{id}/links, docs/api.md, Links): GET/HEAD of one version until it expires,
+// credentials or not. The signature covers the id, the version's link nonce (rotated to revoke
+// every link of it) and the expiry, which the url carries in the clear.
+function linkSignature(secret: string, id: string, nonce: string, expires: number): string {
+  return createHmac('sha256', secret).update(`link:${id}:${nonce}:${expires}`).digest('base64url');
+}
+
+/** `expires` in Unix seconds. */
+export function linkUrl(s: UrlSigner, file: { id: string; linkNonce: string }, expires: number): string {
+  return `${s.base}/silo/v1/files/${file.id}?expires=${expires}&link=${linkSignature(s.secret, file.id, file.linkNonce, expires)}`;
+}
+
+export function verifyLinkSignature(secret: string, file: { id: string; linkNonce: string }, expires: number, sig: string): boolean {
+  const want = Buffer.from(linkSignature(secret, file.id, file.linkNonce, expires));
+  const got = Buffer.from(sig);
+  return want.length === got.length && timingSafeEqual(want, got);
+}

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client';
 import type { File } from '../../db/generated/client';
 
 /** What a file's `previous` shows of each earlier version. */
-export type PreviousVersion = Pick<File, 'id' | 'hash' | 'size' | 'createdAt' | 'version'>;
+export type PreviousVersion = Pick<File, 'id' | 'hash' | 'size' | 'createdAt' | 'version' | 'desc' | 'createdBy' | 'restoredFrom'>;
 
 /** Earlier stored versions of a file, newest first; for a placeholder, every stored version of its slot. */
 export async function listPreviousVersions(db: Tx, file: File): Promise<PreviousVersion[]> {
@@ -16,7 +16,7 @@ export async function listPreviousVersions(db: Tx, file: File): Promise<Previous
       id: { not: file.id },
       ...(file.version !== null ? { version: { lt: file.version } } : {}),
     },
-    select: { id: true, hash: true, size: true, createdAt: true, version: true },
+    select: { id: true, hash: true, size: true, createdAt: true, version: true, desc: true, createdBy: true, restoredFrom: true },
     orderBy: { version: 'desc' },
   });
 }

@@ -1,6 +1,6 @@
 // A file row as the API shows it (docs/api.md, Files).
 import type { File } from '../../db/generated/client';
-import type { FileRecord } from '../../schemas/files';
+import type { CreatedBy, FileRecord, RestoredFrom } from '../../schemas/files';
 import { fileUrl, type UrlSigner } from './file-url';
 import type { PreviousVersion } from './list-previous-versions';
 
@@ -20,9 +20,28 @@ export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersi
     embeddable: f.embeddable,
     private: f.private,
     meta: f.meta as Record<string, string>,
+    ...history(f),
     ...(previous
-      ? { previous: previous.map((p) => ({ id: p.id, hash: p.hash, size: Number(p.size), created_at: p.createdAt.toISOString() })) }
+      ? {
+          previous: previous.map((p) => ({
+            id: p.id,
+            hash: p.hash,
+            size: Number(p.size),
+            desc: p.desc,
+            ...history(p),
+            created_at: p.createdAt.toISOString(),
+          })),
+        }
       : {}),
     created_at: f.createdAt.toISOString(),
+  };
+}
+
+/** What tells a version's story: its number, author and the version it restored. */
+function history(v: Pick<File, 'version' | 'createdBy' | 'restoredFrom'>) {
+  return {
+    version: v.version,
+    created_by: (v.createdBy as CreatedBy | null) ?? null,
+    restored_from: (v.restoredFrom as RestoredFrom | null) ?? null,
   };
 }

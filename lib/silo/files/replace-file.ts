@@ -36,6 +36,8 @@ export type NewStoredFile = Pick<
   'id' | 'entryId' | 'name' | 'category' | 'key' | 'desc' | 'mime' | 'size' | 'hash' | 'embeddable' | 'private' | 'urlNonce'
 > & {
   meta: unknown;
+  createdBy: unknown;
+  restoredFrom: unknown;
 };
 
 /**
@@ -52,9 +54,11 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile): Promise<File> {
       VALUES (${randomUUID()}::uuid, ${f.entryId}::uuid, ${f.category}, ${f.key ?? f.name}, 1, ${f.id}::uuid)
       ON CONFLICT (entry_id, category, key) DO UPDATE SET seq = file_slots.seq + 1, current_id = EXCLUDED.current_id
       RETURNING id, seq)
-    INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version, url_nonce, stored_at)
+    INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version, url_nonce, stored_at,
+      created_by, restored_from)
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, true,
-      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, slot.seq, ${f.urlNonce}, now()
+      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, slot.seq, ${f.urlNonce}, now(),
+      ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
     FROM slot
     RETURNING ${FILE_COLUMNS}`;
   return rows[0];
@@ -63,5 +67,8 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile): Promise<File> {
 /** The columns of files under the names of Prisma's File. */
 const FILE_COLUMNS = Prisma.raw(
   `id::text, entry_id::text AS "entryId", slot_id::text AS "slotId", name, category, key, "desc", mime, size, hash, stored, embeddable,
-   private, meta, version, url_nonce AS "urlNonce", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt"`,
+   private, meta, version, url_nonce AS "urlNonce", link_nonce AS "linkNonce", created_by AS "createdBy",
+   restored_from AS "restoredFrom", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt"`,
 );
+
+const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));

@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
+import { must } from '../../must';
 import type { BlobStore } from '../../storage/blob-store';
+import type { CreatedBy, RestoredFrom } from '../../schemas/files';
+import { Prisma } from '../../db/generated/client';
 import { nonce } from './create-file';
 import { withExistingBlob } from './blobs';
 import { makeCurrent } from './replace-file';
@@ -13,13 +16,38 @@ export interface RestoreFileOptions {
   store: BlobStore;
   /** the earlier version whose bytes become current again */
   version: File;
+  /** who restores it: the new version's created_by */
+  actor?: CreatedBy | null;
 }
 
-export async function restoreFile({ db, store, version }: RestoreFileOptions): Promise<File> {
+export async function restoreFile({ db, store, version, actor }: RestoreFileOptions): Promise<File> {
   if (!version.stored) throw new ApiError('not_stored', 'A placeholder has no bytes to restore');
-  const { id: _id, createdAt: _c, storedAt: _s, version: _v, uploadExpiresAt: _u, urlNonce: _n, stored: _st, ...fields } = version;
+  const {
+    id: _id,
+    createdAt: _c,
+    storedAt: _s,
+    version: _v,
+    uploadExpiresAt: _u,
+    urlNonce: _n,
+    linkNonce: _l,
+    stored: _st,
+    createdBy: _b,
+    restoredFrom: _r,
+    ...fields
+  } = version;
+  const restoredFrom: RestoredFrom = { id: version.id, version: must(version.version, 'a stored version has a number') };
   const restored = await withExistingBlob(db, store, version.hash, async (tx) => {
-    const file = await tx.file.create({ data: { ...fields, id: randomUUID(), urlNonce: nonce(), stored: false, meta: fields.meta ?? {} } });
+    const file = await tx.file.create({
+      data: {
+        ...fields,
+        id: randomUUID(),
+        urlNonce: nonce(),
+        stored: false,
+        meta: fields.meta ?? {},
+        createdBy: actor ?? Prisma.DbNull,
+        restoredFrom,
+      },
+    });
     await makeCurrent(tx, file);
     return tx.file.findUniqueOrThrow({ where: { id: file.id } });
   });

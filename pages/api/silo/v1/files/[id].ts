@@ -1,6 +1,8 @@
 // /silo/v1/files/{id}?sig=… — a file's signed url: PUT/HEAD for the upload, GET/HEAD for the bytes.
 // A placeholder's url is the upload capability (docs/api.md, Uploads: no other credential); once
 // stored, a private file's url needs its owner's credentials for every method, PUT included (no oracle).
+// /silo/v1/files/{id}?expires=…&link=… — a link (docs/api.md, Links): GET/HEAD only, no credentials
+// needed, private files included, until it expires.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { optionalSiloScope } from '@/lib/http/auth';
 import { acceptUpload, serveFile, uploadStatus } from '@/lib/http/bytes';
@@ -9,6 +11,8 @@ import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
 import { callerOf } from '@/lib/http/node-adapter';
 import { pathId } from '@/lib/http/request';
 import { assertMayRead, findFileByUrl } from '@/lib/silo/files/find-file';
+import { findFileByLink } from '@/lib/silo/files/file-links';
+import { ApiError } from '@/lib/errors';
 import { getDb } from '@/lib/db/client';
 import type { File } from '@/lib/db/generated/client';
 import { blobStore } from '@/lib/storage';
@@ -24,7 +28,17 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   return { db, signer, file, store: blobStore(), mayRead };
 }
 
+/** A link's GET/HEAD: the link is the whole credential. */
+async function readLink(req: IncomingMessage, res: ServerResponse, ctx: NodeContext, sig: string) {
+  const db = await getDb();
+  const { secret } = await signerFor(callerOf(req).headers);
+  const id = pathId(ctx.query.id, 'File not found');
+  const file = await findFileByLink({ db, secret, id, expires: ctx.query.expires, sig });
+  await serveFile(req, res, blobStore(), file, ctx.query.download === '1');
+}
+
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
+  if (ctx.query.link !== undefined) return readLink(req, res, ctx, ctx.query.link);
   const c = await load(req, ctx);
   if (!c.file.stored && req.method === 'HEAD') return uploadStatus(res, c, c.file);
   await c.mayRead(c.file);
@@ -32,6 +46,7 @@ async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext)
 }
 
 async function upload(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
+  if (ctx.query.link !== undefined) throw new ApiError('forbidden', 'A link only reads: GET or HEAD');
   const c = await load(req, ctx);
   // Credentials are looked at only when the file turns out to be stored and private.
   await acceptUpload(req, res, { ...c, authorizeStored: async (f) => (f.private ? c.mayRead(f) : undefined) }, c.file);

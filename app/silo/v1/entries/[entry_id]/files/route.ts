@@ -27,6 +27,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
       entryId: entryId(params),
       input,
       limits: limits().files,
+      actor: c.actor,
     });
     return fileCreatedResponse(c, file, created);
   },

@@ -28,7 +28,16 @@ export default nodeRoute({
     const entryId = pathId(params.entry_id, 'Entry not found');
     const id = pathId(params.id, 'File not found');
     const input = await readFileInput(req);
-    const { file, created } = await createFile({ db: c.db, store: c.store, scope: c.scope, entryId, id, input, limits: limits().files });
+    const { file, created } = await createFile({
+      db: c.db,
+      store: c.store,
+      scope: c.scope,
+      entryId,
+      id,
+      input,
+      limits: limits().files,
+      actor: c.actor,
+    });
     return fileCreatedResponse(c, file, created);
   }),
   PATCH: viaWeb(async (req, { params }) => {

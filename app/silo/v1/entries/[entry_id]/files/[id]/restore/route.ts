@@ -8,6 +8,6 @@ import { restoreFile } from '@/lib/silo/files/restore-file';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: async (req, { params }) => {
     const c = await siloContext(req);
-    return fileCreatedResponse(c, await restoreFile({ db: c.db, store: c.store, version: await entryFileOf(c, params) }));
+    return fileCreatedResponse(c, await restoreFile({ db: c.db, store: c.store, version: await entryFileOf(c, params), actor: c.actor }));
   },
 });

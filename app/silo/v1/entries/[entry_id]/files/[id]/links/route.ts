@@ -1,0 +1,23 @@
+// POST …/files/{id}/links: a link to this version that works without credentials until it
+// expires; DELETE revokes every link of it by rotating its nonce (docs/api.md, Links).
+import { limits, siloContext } from '@/lib/http/context';
+import { entryFileOf } from '@/lib/http/entry-file';
+import { readJson } from '@/lib/http/request';
+import { json, noContent } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+import { LinkInput } from '@/lib/schemas/files';
+import { createLink, revokeLinks } from '@/lib/silo/files/file-links';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  POST: async (req, { params }) => {
+    const c = await siloContext(req);
+    const file = await entryFileOf(c, params);
+    const { expires_in } = await readJson(req, LinkInput, limits().maxJsonBytes);
+    return json(createLink(c.signer, file, expires_in), { status: 201 });
+  },
+  DELETE: async (req, { params }) => {
+    const c = await siloContext(req);
+    await revokeLinks(c.db, await entryFileOf(c, params));
+    return noContent();
+  },
+});
