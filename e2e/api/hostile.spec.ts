@@ -137,7 +137,11 @@ test.describe('generated hostile input on every route', () => {
     if (res.status() >= 400) {
       current[r.guard] = await snap();
       expect(current[r.guard], `a refused ${what} changed stored data`).toBe(before);
-    } else delete current[r.guard];
+    } else {
+      // A change one guard sees may show in the other's snapshot too (an owner's usage, say).
+      delete current.owner;
+      delete current.admin;
+    }
     return res;
   }
 
@@ -170,7 +174,11 @@ test.describe('generated hostile input on every route', () => {
       ['PUT', `${files}/${w.file.id}`, fileBody, silo, 'owner'],
       ['PATCH', `${files}/${w.file.id}`, bodyFor({ desc: 'd', meta: { a: 'b' }, private: false, embeddable: true }), silo, 'owner'],
       ['POST', `${files}/${w.file.id}/restore`, hostileJson, silo, 'owner'],
+      ['POST', `${files}/${w.file.id}/links`, bodyFor({ expires_in: 60 }), silo, 'owner'],
       ['POST', '/admin/v1/owners', bodyFor({ name: 'Owner' }), adminKey, 'admin'],
+      ['PATCH', `/admin/v1/owners/${w.b.id}`, bodyFor({ name: 'B' }), adminKey, 'admin'],
+      ['PATCH', `/admin/v1/apps/${w.spareApp}`, bodyFor({ name: 'Spare', trusted: false }), adminKey, 'admin'],
+      ['POST', '/admin/v1/enrollments', bodyFor({ app_id: w.spareApp, owner_id: w.b.id, sandbox: false }), adminKey, 'admin'],
       ['POST', `/admin/v1/owners/${w.b.id}/keys`, bodyFor({ sandbox: true }), adminKey, 'admin'],
       ['POST', '/admin/v1/apps', bodyFor({ name: 'App', trusted: false }), adminKey, 'admin'],
       [
@@ -452,7 +460,9 @@ test.describe('generated hostile input on every route', () => {
       ],
       ['PATCH', `${files}/${w.file.id}`, { desc: 'd' }, ['desc'], silo, 'owner'],
       ['POST', '/admin/v1/owners', { name: 'O' }, ['name'], adminKey, 'admin'],
+      ['PATCH', `/admin/v1/owners/${w.b.id}`, { name: 'O' }, ['name'], adminKey, 'admin'],
       ['POST', '/admin/v1/apps', { name: 'A' }, ['name'], adminKey, 'admin'],
+      ['PATCH', `/admin/v1/apps/${w.spareApp}`, { name: 'A' }, ['name'], adminKey, 'admin'],
       [
         'POST',
         '/admin/v1/users',
