@@ -5,44 +5,44 @@ import { b64, createEntry, inlineFile } from '../api/helpers';
 import { expect, screenshot, signIn, test } from './console';
 
 test('rename a workspace and an application; the storage each workspace uses', async ({ page, adminAccount, admin, newOwner, request }) => {
-  const owner = await newOwner('Initech');
+  const owner = await newOwner('Vandelay');
   const entry = await createEntry(request, owner.liveKey, { name: 'TPS reports' });
   await inlineFile(request, owner.liveKey, entry.id, { name: 'report.bin', data: b64(Buffer.alloc(1234, 1)) });
   const app = await (await admin.post('/admin/v1/apps', { data: { name: 'Old app name' } })).json();
 
   await signIn(page, adminAccount);
-  const row = page.getByRole('row', { name: /Initech/ });
+  const row = page.getByRole('row', { name: /Vandelay/ });
   const size = row.getByTestId('usage-size');
   await expect(size).toHaveText('1.2 KB');
   await expect(size).toHaveAttribute('title', '1,234 bytes');
   await screenshot(page, 'workspaces-storage');
 
   // Renamed from the list…
-  await row.getByRole('button', { name: 'Rename workspace Initech' }).click();
+  await row.getByRole('button', { name: 'Rename workspace Vandelay' }).click();
   const dialog = page.getByRole('dialog', { name: 'Rename workspace' });
-  await expect(dialog.getByLabel('Workspace name')).toHaveValue('Initech');
+  await expect(dialog.getByLabel('Workspace name')).toHaveValue('Vandelay');
   await dialog.getByLabel('Workspace name').fill('');
   await dialog.getByLabel('Workspace name').fill('   ');
-  await dialog.getByLabel('Workspace name').fill('Initrode');
+  await dialog.getByLabel('Workspace name').fill('Kramerica');
   await screenshot(page, 'rename');
   await dialog.getByRole('button', { name: 'Save name' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('link', { name: 'Initrode' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Initech' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Kramerica' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Vandelay' })).toHaveCount(0);
 
   // …and from its page, where a bad name shows the API's answer and changes nothing.
-  await page.getByRole('link', { name: 'Initrode' }).click();
-  await expect(page.getByRole('heading', { name: 'Initrode', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Kramerica' }).click();
+  await expect(page.getByRole('heading', { name: 'Kramerica', level: 1 })).toBeVisible();
   await expect(page.getByTestId('usage')).toContainText('1.2 KB in 1 file version, 1 entry');
-  await page.getByRole('button', { name: 'Rename workspace Initrode' }).click();
+  await page.getByRole('button', { name: 'Rename workspace Kramerica' }).click();
   const again = page.getByRole('dialog', { name: 'Rename workspace' });
   await again.getByLabel('Workspace name').fill('x'.repeat(256));
   await again.getByRole('button', { name: 'Save name' }).click();
   await expect(again.locator('.error-note')).toContainText('at most 255');
-  await again.getByLabel('Workspace name').fill('Initrode Inc');
+  await again.getByLabel('Workspace name').fill('Kramerica Inc');
   await again.getByRole('button', { name: 'Save name' }).click();
-  await expect(page.getByRole('heading', { name: 'Initrode Inc', level: 1 })).toBeVisible();
-  expect((await (await admin.get(`/admin/v1/owners/${owner.id}`)).json()).name).toBe('Initrode Inc');
+  await expect(page.getByRole('heading', { name: 'Kramerica Inc', level: 1 })).toBeVisible();
+  expect((await (await admin.get(`/admin/v1/owners/${owner.id}`)).json()).name).toBe('Kramerica Inc');
 
   // An application keeps its credentials when renamed.
   await page.getByRole('link', { name: 'Applications' }).click();
