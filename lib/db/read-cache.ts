@@ -69,7 +69,8 @@ export function createReadCache(maxEntries = 10_000): ReadCache {
 }
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+  // Typed arrays (bytea) cannot be frozen; no cached read returns one, and none would be changed.
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
   }
