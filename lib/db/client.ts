@@ -102,7 +102,8 @@ async function openPglite(dataDir?: string): Promise<Database> {
 // only the clients that copy made. Keyed by the client object: a transaction's client is another.
 const shared = globalThis as { [key: symbol]: WeakMap<object, ReadCache> | undefined };
 const CACHES = Symbol.for('silo.readCaches');
-const readCaches = (shared[CACHES] ??= new WeakMap<object, ReadCache>());
+shared[CACHES] ??= new WeakMap<object, ReadCache>();
+const readCaches = shared[CACHES];
 
 /** The read cache of a client; none inside a transaction, whose reads must see its own writes. */
 export function readCacheOf(db: Db | Tx): ReadCache {

@@ -24,7 +24,10 @@ export function built<A, S>(make: (arg: A) => S): (arg: A) => S {
   return (arg: A) => {
     const key = JSON.stringify(arg) ?? '';
     let schema = schemas.get(key);
-    if (schema === undefined) schemas.set(key, (schema = make(arg)));
+    if (schema === undefined) {
+      schema = make(arg);
+      schemas.set(key, schema);
+    }
     return schema;
   };
 }

@@ -3,10 +3,9 @@
 import { truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOwner } from '../testing/owner';
+import { createTestEntry } from '../testing/owner';
 import type { Scope } from '../db/scope';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
-import { createEntry } from './create-entry';
 import { createFile } from './files/create-file';
 import { fsck } from './fsck';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../testing/files';
@@ -19,11 +18,7 @@ describe.each(testDatabases())('fsck (%s)', (database) => {
   let entryId: string;
   beforeAll(async () => {
     w = await testWorld({ database });
-    const owner = await createTestOwner(w.db.prisma, 'Acme');
-    scope = { owners: [owner.id], sandbox: false };
-    entryId = (
-      await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
-    ).entry.id;
+    ({ scope, entryId } = await createTestEntry(w.db.prisma));
   });
   afterAll(() => w.close());
 

@@ -2,11 +2,10 @@
 // restored_from, and links that expire, verify their signature and die when the nonce rotates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
-import { createTestOwner } from '../../testing/owner';
+import { createTestEntry } from '../../testing/owner';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 import type { CreatedBy } from '../../schemas/files';
-import { createEntry } from '../create-entry';
 import { createFile } from './create-file';
 import { createLink, findFileByLink, revokeLinks } from './file-links';
 import { presentFile } from './present-file';
@@ -25,11 +24,7 @@ let entryId: string;
 
 beforeAll(async () => {
   w = await testWorld();
-  const owner = await createTestOwner(w.db.prisma, 'Acme');
-  scope = { owners: [owner.id], sandbox: false };
-  entryId = (
-    await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
-  ).entry.id;
+  ({ scope, entryId } = await createTestEntry(w.db.prisma));
 });
 afterAll(() => w.close());
 

@@ -1,11 +1,10 @@
 // Versions: replacement by category + key, atomic swaps, racing replacements, restore, delete.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOwner } from '../../testing/owner';
+import { createTestEntry } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
 import { ApiError } from '../../errors';
 import { testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../create-entry';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
@@ -22,11 +21,7 @@ let entryId: string;
 
 beforeAll(async () => {
   w = await testWorld();
-  const owner = await createTestOwner(w.db.prisma, 'Acme');
-  scope = { owners: [owner.id], sandbox: false };
-  entryId = (
-    await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
-  ).entry.id;
+  ({ scope, entryId } = await createTestEntry(w.db.prisma));
 });
 afterAll(() => w.close());
 

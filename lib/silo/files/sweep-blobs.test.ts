@@ -4,10 +4,9 @@
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOwner } from '../../testing/owner';
+import { createTestEntry } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../create-entry';
 import { withPlacedBlob } from './blobs';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
@@ -23,11 +22,7 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
   let entryId: string;
   beforeAll(async () => {
     w = await testWorld({ database });
-    const owner = await createTestOwner(w.db.prisma, 'Acme');
-    scope = { owners: [owner.id], sandbox: false };
-    entryId = (
-      await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
-    ).entry.id;
+    ({ scope, entryId } = await createTestEntry(w.db.prisma));
   });
   afterAll(() => w.close());
 
