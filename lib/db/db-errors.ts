@@ -38,6 +38,14 @@ export function isUniqueViolation(err: unknown, constraint: UniqueConstraint): b
   );
 }
 
+/** A row names a parent that is gone (a racing delete): Prisma's P2003, or a raw statement's 23503. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; meta?: { driverAdapterError?: { cause?: AdapterCause & { originalCode?: string } } } };
+  if (e?.code === 'P2003') return true;
+  const cause = e?.meta?.driverAdapterError?.cause;
+  return e?.code === 'P2010' && (cause?.kind === 'ForeignKeyConstraintViolation' || cause?.originalCode === '23503');
+}
+
 /**
  * The name PostgreSQL gave the violated constraint: the pg driver passes it on; PGlite's adapter
  * passes only the columns, but PostgreSQL's message names it (`… unique constraint "name"`).

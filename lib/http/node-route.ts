@@ -24,7 +24,27 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: ApiErr
   // A body we stopped reading (413, or refused before reading) cannot be left on the socket.
   if (!req.readableEnded) res.setHeader('Connection', 'close');
   res.end(req.method === 'HEAD' ? undefined : body);
-  if (!req.readableEnded) res.once('finish', () => req.destroy());
+  if (!req.readableEnded) res.once('finish', () => lingerThenClose(req));
+}
+
+/** How long a refused body may go on arriving after the answer, to be read and dropped. */
+const LINGER_MS = 1_000;
+
+/**
+ * Closing a connection whose client is still sending resets it, and a reset may take the answer
+ * with it: the client's system drops what it received but had not read (a 413 or 507 reaches it
+ * as ECONNRESET). So, as nginx's lingering close does, what still arrives is read and dropped
+ * until the client stops or a second has passed, and only then is the connection closed.
+ */
+function lingerThenClose(req: IncomingMessage) {
+  const close = () => {
+    clearTimeout(timer);
+    req.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  req.once('end', close);
+  req.once('error', close);
+  req.resume();
 }
 
 export function nodeRoute(handlers: Partial<Record<Method, NodeHandler>>) {

@@ -2,19 +2,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
-import { ApiError, isApiError } from '../../errors';
+import { ApiError, isApiError, notFound } from '../../errors';
 import { must } from '../../must';
 import type { Scope } from '../../db/scope';
 import type { BlobStore } from '../../storage/blob-store';
 import type { CreatedBy, FileInput, FileLimits } from '../../schemas/files';
-import { Prisma } from '../../db/generated/client';
 import { findEntry } from '../find-entry';
-import { UNIQUE, isUniqueViolation, sameJson } from '../../db/db-errors';
+import { UNIQUE, isForeignKeyViolation, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob, withRecordedBlob } from './blobs';
-import { ensureSlot } from './replace-file';
-import { insertCurrent } from './replace-file';
-import { makeCurrent } from './replace-file';
+import { insertCurrent, insertPlaceholder, makeCurrent } from './replace-file';
 import { lockForCompletion } from './complete-placeholder';
 import { withUploadLease } from './upload-lock';
 
@@ -120,18 +117,20 @@ async function holdAndPlace<T>(o: CreateFileOptions, content: Content, place: (u
 }
 
 async function createPlaceholder(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
-  const slotId = await ensureSlot(o.db, entryId, o.input.category, o.input.key ?? o.input.name);
-  return o.db.file.create({
-    data: {
+  try {
+    return await insertPlaceholder(o.db, {
       id,
       entryId,
-      slotId,
       urlNonce: nonce(),
       uploadExpiresAt: uploadExpiry(o.limits),
-      createdBy: o.actor ?? Prisma.DbNull,
+      createdBy: o.actor ?? null,
+      restoredFrom: null,
       ...rowFields(o.input, content),
-    },
-  });
+    });
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
+    throw err;
+  }
 }
 
 /** The same id again: the same request answers 200 (a placeholder with a fresh upload window); other values 409. */

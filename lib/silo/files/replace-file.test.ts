@@ -9,6 +9,8 @@ import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
+import { insertPlaceholder } from './replace-file';
+import { isForeignKeyViolation } from '../../db/db-errors';
 import { listFiles } from './list-files';
 import { listPreviousVersions } from './list-previous-versions';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
@@ -88,6 +90,48 @@ describe('replacement', () => {
     expect(await w.db.prisma.file.count({ where: { id: { in: [v2.file.id, v3.id] } } })).toBe(0);
     expect(await w.store.exists(sha('first'))).toBe(false);
     expect(await w.store.exists(sha('second'))).toBe(false);
+  });
+
+  it('restoring a version deleted meanwhile answers 404, whether its bytes are gone or only its slot', async () => {
+    const v1 = await upload({ name: 'gone.txt', data: b64(`gone ${randomUUID()}`) });
+    await upload({ name: 'gone.txt', data: b64(`kept ${randomUUID()}`) });
+    // The history deleted after the version was looked up: its bytes are freed with it.
+    const [current] = (await listFiles(w.db.prisma, entryId)).filter((f) => f.name === 'gone.txt');
+    await deleteFile({ db: w.db.prisma, store: w.store, file: current });
+    await expect(restoreFile({ db: w.db.prisma, store: w.store, version: v1.file })).rejects.toMatchObject({ key: 'not_found' });
+    // Only the slot gone (the version row and bytes kept, as a racing delete leaves them for a moment).
+    const w1 = await upload({ name: 'slot.txt', data: b64('slot bytes') });
+    await w.db.prisma.$executeRaw`ALTER TABLE file_slots DISABLE TRIGGER ALL`;
+    await w.db.prisma.$executeRaw`DELETE FROM file_slots WHERE id = ${w1.file.slotId}::uuid`;
+    await w.db.prisma.$executeRaw`ALTER TABLE file_slots ENABLE TRIGGER ALL`;
+    await expect(restoreFile({ db: w.db.prisma, store: w.store, version: w1.file })).rejects.toMatchObject({ key: 'not_found' });
+  });
+
+  it('a placeholder and its slot are made in one statement; an entry deleted meanwhile is a foreign-key miss', async () => {
+    const row = {
+      id: randomUUID(),
+      entryId,
+      name: 'p.xml',
+      category: 'format',
+      key: null,
+      desc: '',
+      mime: 'application/xml',
+      size: 3n,
+      hash: sha('abc'),
+      embeddable: false,
+      private: false,
+      urlNonce: 'n',
+      meta: {},
+      createdBy: null,
+      restoredFrom: null,
+      uploadExpiresAt: new Date(Date.now() + 60_000),
+    };
+    const placeholder = await insertPlaceholder(w.db.prisma, row);
+    expect([placeholder.stored, placeholder.version]).toEqual([false, null]);
+    const again = await insertPlaceholder(w.db.prisma, { ...row, id: randomUUID() });
+    expect(again.slotId).toBe(placeholder.slotId); // the same identity, the same slot
+    const err = await insertPlaceholder(w.db.prisma, { ...row, id: randomUUID(), entryId: randomUUID() }).catch((e) => e);
+    expect(isForeignKeyViolation(err)).toBe(true);
   });
 
   it('identical bytes are stored once and freed only when the last reference goes', async () => {

@@ -8,15 +8,6 @@ import type { Tx } from '../../db/client';
 import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
 
-/** The slot of this identity, made on first use; racing calls get the same row. */
-export async function ensureSlot(db: Tx, entryId: string, category: string, key: string): Promise<string> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    INSERT INTO file_slots (id, entry_id, category, key) VALUES (${randomUUID()}::uuid, ${entryId}::uuid, ${category}, ${key})
-    ON CONFLICT (entry_id, category, key) DO UPDATE SET key = EXCLUDED.key
-    RETURNING id::text`;
-  return rows[0].id;
-}
-
 class AlreadyStored extends Error {}
 
 /** Marks a placeholder stored and makes it the current version of its slot, in the caller's transaction. */
@@ -42,7 +33,7 @@ export type NewStoredFile = Pick<
 
 /**
  * Inserts a stored file as the current version of its slot (category + key or name; made if new)
- * in one statement, in the caller's transaction: what ensureSlot, a create and makeCurrent do in
+ * in one statement, in the caller's transaction: what a slot upsert, a create and makeCurrent do in
  * five round trips. The slot's upsert locks its row as makeCurrent's UPDATE does, so racing
  * versions still serialise on it and each gets its own number. current_id has no foreign key,
  * so the slot may name the file the same statement inserts.
@@ -59,6 +50,28 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile): Promise<File> {
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, true,
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, slot.seq, ${f.urlNonce}, now(),
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
+    FROM slot
+    RETURNING ${FILE_COLUMNS}`;
+  return rows[0];
+}
+
+/**
+ * Inserts a placeholder in its slot (made if new) in one statement: no delete of the slot's last
+ * version can remove the slot between making it and pointing the placeholder at it. An entry
+ * deleted meanwhile fails the statement on the foreign key (isForeignKeyViolation).
+ */
+export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpiresAt: Date }): Promise<File> {
+  const rows = await tx.$queryRaw<File[]>`
+    WITH slot AS (
+      INSERT INTO file_slots (id, entry_id, category, key)
+      VALUES (${randomUUID()}::uuid, ${f.entryId}::uuid, ${f.category}, ${f.key ?? f.name})
+      ON CONFLICT (entry_id, category, key) DO UPDATE SET key = EXCLUDED.key
+      RETURNING id)
+    INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, url_nonce,
+      upload_expires_at, created_by)
+    SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, false,
+      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, ${f.urlNonce}, ${f.uploadExpiresAt},
+      ${jsonOrNull(f.createdBy)}::jsonb
     FROM slot
     RETURNING ${FILE_COLUMNS}`;
   return rows[0];

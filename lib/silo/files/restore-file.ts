@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
+import { isForeignKeyViolation } from '../../db/db-errors';
 import { must } from '../../must';
 import type { BlobStore } from '../../storage/blob-store';
 import type { CreatedBy, RestoredFrom } from '../../schemas/files';
@@ -36,6 +37,8 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
     ...fields
   } = version;
   const restoredFrom: RestoredFrom = { id: version.id, version: must(version.version, 'a stored version has a number') };
+  // A delete of the version (or its file) racing this one: the bytes or the slot may be gone.
+  const gone = () => new ApiError('not_found', 'The file was deleted');
   const restored = await withExistingBlob(db, store, version.hash, async (tx) => {
     const file = await tx.file.create({
       data: {
@@ -50,7 +53,10 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
     });
     await makeCurrent(tx, file);
     return tx.file.findUniqueOrThrow({ where: { id: file.id } });
+  }).catch((err) => {
+    throw isForeignKeyViolation(err) ? gone() : err;
   });
-  if (!restored) throw new ApiError('internal', 'The bytes of this version are missing from the store');
-  return restored;
+  if (restored) return restored;
+  if (!(await db.file.findUnique({ where: { id: version.id }, select: { id: true } }))) throw gone();
+  throw new ApiError('internal', 'The bytes of this version are missing from the store');
 }
