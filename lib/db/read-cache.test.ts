@@ -77,8 +77,25 @@ describe('createReadCache', () => {
     expect(await cache.read(['a'], 'e', async () => 'up')).toBe('up');
   });
 
+  it('keeps at most its byte budget, and no value over a sixteenth of it', async () => {
+    const cache = createReadCache({ entries: 100, bytes: 32_000 }); // a value kept is at most 2,000
+    let loads = 0;
+    const big = async () => ({ n: ++loads, text: 'x'.repeat(1_500), size: 10n }); // ~1.5 KB (bigints counted as digits)
+    for (let i = 0; i < 30; i++) await cache.read(['a'], `k${i}`, big); // ~46 KB in all
+    expect(loads).toBe(30);
+    await cache.read(['a'], 'k29', big); // recent: kept
+    expect(loads).toBe(30);
+    await cache.read(['a'], 'k0', big); // the oldest went when the budget filled
+    expect(loads).toBe(31);
+    let huge = 0;
+    const tooBig = async () => ({ n: ++huge, text: 'y'.repeat(2_100) });
+    await cache.read(['a'], 'huge', tooBig);
+    await cache.read(['a'], 'huge', tooBig);
+    expect(huge).toBe(2); // served, never kept
+  });
+
   it('freezes what it serves and keeps at most its size', async () => {
-    const cache = createReadCache(2);
+    const cache = createReadCache({ entries: 2, bytes: 1 << 20 });
     const v = await cache.read(['a'], 'k', async () => ({ nested: { x: 1 } }));
     expect(Object.isFrozen(v.nested)).toBe(true);
     let loads = 0;

@@ -32,33 +32,64 @@ interface Held {
   /** the tables' generations when the load began */
   seen: number[];
   value: Promise<unknown>;
+  /** the value's size once loaded (its JSON's length), counted against the byte budget */
+  bytes: number;
 }
 
-export function createReadCache(maxEntries = 10_000): ReadCache {
+export interface ReadCacheLimits {
+  /** values kept at most */
+  entries: number;
+  /** their JSON's total length at most: a page of entries with full meta is megabytes */
+  bytes: number;
+}
+
+const DEFAULT_LIMITS: ReadCacheLimits = { entries: 10_000, bytes: 64 * 1024 * 1024 };
+
+export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
   const generations = new Map<string, number>();
   let all = 0; // bumped by writes to every table
   const held = new Map<string, Held>();
+  let bytes = 0;
   const generation = (table: string) => (generations.get(table) ?? 0) + all;
   const current = (h: Held) => h.tables.every((t, i) => generation(t) === h.seen[i]);
+  const drop = (key: string) => {
+    const h = held.get(key);
+    if (!h) return;
+    held.delete(key);
+    bytes -= h.bytes;
+  };
+  // the oldest first: Map keeps insertion order, and a hit moves its entry to the end
+  const evict = () => {
+    while (held.size > limits.entries || bytes > limits.bytes) drop(held.keys().next().value as string);
+  };
 
   return {
     read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
       const h = held.get(key);
       if (h && h.tables.length === tables.length && current(h)) {
-        // most recently used last: the oldest entries are the first ones evicted
         held.delete(key);
         held.set(key, h);
         return h.value as Promise<T>;
       }
       // The generations are read before the load starts: a write committed while it runs leaves
       // this entry behind the tables, and it is never served.
-      const entry: Held = { tables, seen: tables.map(generation), value: load().then(deepFreeze) };
-      held.delete(key);
+      const entry: Held = { tables, seen: tables.map(generation), value: load().then(deepFreeze), bytes: 0 };
+      drop(key);
       held.set(key, entry);
-      entry.value.catch(() => {
-        if (held.get(key) === entry) held.delete(key);
-      });
-      while (held.size > maxEntries) held.delete(held.keys().next().value as string);
+      entry.value.then(
+        (value) => {
+          if (held.get(key) !== entry) return;
+          entry.bytes = sizeOf(value);
+          bytes += entry.bytes;
+          // A value over a sixteenth of the budget is served to its readers but not kept.
+          if (entry.bytes > limits.bytes / 16) drop(key);
+          evict();
+        },
+        () => {
+          if (held.get(key) === entry) drop(key);
+        },
+      );
+      evict();
       return entry.value as Promise<T>;
     },
     written(w: Written) {
@@ -66,6 +97,11 @@ export function createReadCache(maxEntries = 10_000): ReadCache {
       else for (const t of w) generations.set(t, (generations.get(t) ?? 0) + 1);
     },
   };
+}
+
+/** The length of a value's JSON (bigints as their digits): what keeping it costs, near enough. */
+function sizeOf(value: unknown): number {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))?.length ?? 0;
 }
 
 function deepFreeze<T>(value: T): T {
