@@ -137,8 +137,10 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
       expect(p).toMatch(/Index (Only )?Scan using entry_folders_owner_id_sandbox_prefix_created_at_entry_id_idx/);
       expect(p).not.toMatch(/Sort/);
     }
+    // An exact folder is a range of an entries index in list order: the folder one, or (on tables
+    // this small, as the statistics fall) the owner's with the folder as a filter. Never a sort.
     const exact = await plan({ limit: 20, folder_exact: 'sales' });
-    expect(exact).toMatch(/Index Scan using entries_owner_id_sandbox_folder_created_at_id_idx/);
+    expect(exact).toMatch(/Index Scan using entries_owner_id_sandbox_(folder_)?created_at_id_idx/);
     expect(exact).not.toMatch(/Sort/);
   });
 });
