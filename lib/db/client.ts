@@ -11,7 +11,7 @@ import { config } from '../config';
 import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
-import { createReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
+import { createReadCache, createSnapshotReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
 
 export type Db = PrismaClient;
 /** A client or an open transaction: what a query that may run inside a caller's transaction takes. */
@@ -21,7 +21,7 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlRunner;
-  /** reads that stay exact without asking the database: on for the embedded one only (read-cache.ts) */
+  /** reads that stay exact: by this process's own writes (embedded), or by the snapshot (read-cache.ts) */
   cache: ReadCache;
   close(): Promise<void>;
 }
@@ -34,12 +34,12 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const db = opts.url ? openPostgres(opts.url) : await openPglite(opts.dataDir);
+  const db = opts.url ? await openPostgres(opts.url) : await openPglite(opts.dataDir);
   await migrate(db.sql, await readMigrations(), { lock: db.kind === 'postgres' });
   return db;
 }
 
-function openPostgres(url: string): Database {
+async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server ends (a restart, a failover, an administrator) is an event, not
   // a crash: without a listener node-postgres would throw it out of the process. The pool opens a
@@ -49,18 +49,40 @@ function openPostgres(url: string): Database {
     exec: async (text) => void (await pool.query(text)),
     query: async (text, params) => (await pool.query(text, params)).rows,
   };
-  const prisma = newClient(new PrismaPg(pool), noReadCache);
+  const cache = await snapshotCache(pool);
+  const prisma = newClient(new PrismaPg(pool), cache);
   return {
     kind: 'postgres',
     prisma,
     sql,
-    cache: noReadCache,
+    cache,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
     },
   };
 }
+
+/**
+ * Reads checked against the database's snapshot, one small statement answering every reader that
+ * waits (read-cache.ts). Off with SILO_READ_CACHE=off, or on a server without pg_current_snapshot().
+ */
+async function snapshotCache(pool: pg.Pool): Promise<ReadCache> {
+  if (process.env.SILO_READ_CACHE === 'off') return noReadCache;
+  const snapshot = async () => {
+    if (countingQueries) countQuery();
+    return (await pool.query<{ s: string }>(SNAPSHOT)).rows[0].s;
+  };
+  try {
+    await snapshot();
+  } catch (err) {
+    log.warn({ err }, 'pg_current_snapshot() failed: reads are not cached');
+    return noReadCache;
+  }
+  return createSnapshotReadCache(snapshot);
+}
+
+const SNAPSHOT = { name: 'silo_snapshot', text: 'SELECT pg_current_snapshot()::text AS s' };
 
 async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });

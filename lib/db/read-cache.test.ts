@@ -5,8 +5,8 @@ import { revokeApiKey } from '../access/revoke-api-key';
 import { createOwner } from '../access/create-owner';
 import { principalFromBearer } from '../access/authenticate';
 import { testWorld, type TestWorld } from '../testing/database';
-import { readCacheOf } from './client';
-import { createReadCache, TRIGGERED, writtenBy } from './read-cache';
+import { openDatabase, readCacheOf } from './client';
+import { coalesced, createReadCache, createSnapshotReadCache, TRIGGERED, writtenBy } from './read-cache';
 
 describe('writtenBy', () => {
   it('reads nothing into a read', () => {
@@ -145,17 +145,107 @@ describe('the embedded database', () => {
     expect(rows.map((r) => (r as { table: string }).table)).toEqual(Object.keys(TRIGGERED).sort());
     expect(writtenBy('UPDATE "public"."entries" SET "folder" = $1')).toEqual(new Set(['entries', 'entry_folders']));
   });
+});
 
-  it('is off on PostgreSQL, where other instances write', async () => {
-    if (!process.env.TEST_DATABASE_URL) return;
-    const pgw = await testWorld({ database: 'postgres' });
+describe('createSnapshotReadCache', () => {
+  it('serves a value while the snapshot is the one it was loaded under', async () => {
+    let snap = 's1';
+    const cache = createSnapshotReadCache(async () => snap);
+    let loads = 0;
+    const read = () => cache.read([], 'k', async () => ++loads);
+    expect(await read()).toBe(1);
+    expect(await read()).toBe(1);
+    snap = 's2'; // a commit, anywhere on the server
+    expect(await read()).toBe(2);
+    expect(await read()).toBe(2);
+  });
+
+  it('keeps no load that a commit overtook, but answers its readers with it', async () => {
+    let snap = 's1';
+    const cache = createSnapshotReadCache(async () => snap);
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      snap = `s${loads + 1}`; // something commits while the load runs
+      return loads;
+    };
+    expect(await cache.read([], 'k', load)).toBe(1);
+    expect(await cache.read([], 'k', async () => ++loads)).toBe(2); // not kept: loads again
+    expect(await cache.read([], 'k', async () => ++loads)).toBe(2); // that one was kept
+  });
+
+  it('asks for a snapshot sent after each read began, one query at a time', async () => {
+    const sent: number[] = [];
+    const answers: ((s: string) => void)[] = [];
+    let clock = 0;
+    const snapshot = coalesced(
+      () =>
+        new Promise<string>((resolve) => {
+          sent.push(++clock);
+          answers.push(resolve);
+        }),
+    );
+    const first = snapshot(); // sent at once
+    const calledAt = ++clock;
+    const second = snapshot(); // one is in flight, sent before this call: waits for the next
+    const third = snapshot(); // answered by the same next one
+    expect(sent).toEqual([1]);
+    answers[0]('a');
+    expect(await first).toBe('a');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent.length).toBe(2);
+    expect(sent[1]).toBeGreaterThan(calledAt);
+    answers[1]('b');
+    expect(await second).toBe('b');
+    expect(await third).toBe('b');
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance writing', () => {
+  let w: TestWorld;
+  beforeAll(async () => (w = await testWorld({ database: 'postgres' })));
+  afterAll(() => w.close());
+
+  it('refuses a key another instance revoked, at once, though its lookup was cached', async () => {
+    const other = await openDatabase({ url: w.url });
     try {
-      const db = pgw.db.prisma;
-      let loads = 0;
-      for (let i = 0; i < 2; i++) await readCacheOf(db).read(['a'], 'k', async () => ++loads);
-      expect(loads).toBe(2);
+      const db = w.db.prisma;
+      const owner = await createOwner(db, 'cached on pg');
+      const key = owner.api_keys[0];
+      await principalFromBearer(db, key.key);
+      await principalFromBearer(db, key.key);
+      await revokeApiKey({ db: other.prisma, ownerId: owner.id, keyId: key.id });
+      await expect(principalFromBearer(db, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
     } finally {
-      await pgw.close();
+      await other.close();
+    }
+  });
+
+  it('serves a read from the cache until anything commits, and sees a commit at once', async () => {
+    const other = await openDatabase({ url: w.url });
+    try {
+      const db = w.db.prisma;
+      const owner = await createOwner(db, 'counted on pg');
+      let loads = 0;
+      const count = () =>
+        readCacheOf(db).read(['entries'], `count ${owner.id}`, () => {
+          loads++;
+          return db.entry.count({ where: { ownerId: owner.id } });
+        });
+      expect(await count()).toBe(0);
+      expect(await count()).toBe(0);
+      expect(loads).toBe(1); // the second came from the cache
+      // A transaction of the other instance: not seen while open, seen as soon as it commits.
+      await other.prisma.$transaction(async (tx) => {
+        await tx.entry.create({ data: { id: crypto.randomUUID(), ownerId: owner.id, sandbox: false } });
+        expect(await count()).toBe(0);
+      });
+      expect(await count()).toBe(1);
+      await other.prisma
+        .$executeRaw`INSERT INTO entries (id, owner_id, sandbox, updated_at) VALUES (${crypto.randomUUID()}::uuid, ${owner.id}::uuid, false, now())`;
+      expect(await count()).toBe(2);
+    } finally {
+      await other.close();
     }
   });
 });

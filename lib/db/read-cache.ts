@@ -1,11 +1,18 @@
-// A read cache that is never stale, for a database only this process writes (the embedded one).
+// A read cache that is never stale.
 //
-// Every statement Prisma sends passes through `watchWrites` (the driver adapter): a statement that
-// writes bumps the generation of each table it writes, after it is committed. A cached read names
-// the tables it reads; it is served only while none of them has moved since the read began, so a
-// revoked key, a disabled enrollment or a new file is seen by the very next request. With
-// PostgreSQL other instances write too, and no process can know of their writes without asking
-// the database: there the cache is off (`noReadCache`) and every read goes to the database.
+// The embedded database (`createReadCache`): only this process writes it. Every statement Prisma
+// sends passes through `watchWrites` (the driver adapter): a statement that writes bumps the
+// generation of each table it writes, after it is committed. A cached read names the tables it
+// reads; it is served only while none of them has moved since the read began, so a revoked key, a
+// disabled enrollment or a new file is seen by the very next request.
+//
+// PostgreSQL (`createSnapshotReadCache`): other instances write too, and no process can know of
+// their writes without asking the database. It asks the cheapest question that settles it:
+// `pg_current_snapshot()`, sent after the read began. Equal snapshots see the same committed data
+// (every commit either raises the snapshot's xmax or takes an xid out of its in-progress list, and
+// neither goes back), so a value loaded under a snapshot is served while the database's snapshot
+// is still that one. Any commit anywhere on the server moves it: the cache pays off while nothing
+// is written, which is when reads come in bulk; under writes it reloads, as if it were off.
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 
 /** What a statement writes: a set of tables, or (a delete, a script, anything unrecognized) all of them. */
@@ -27,15 +34,6 @@ export const noReadCache: ReadCache = {
   written: () => {},
 };
 
-interface Held {
-  tables: readonly string[];
-  /** the tables' generations when the load began */
-  seen: number[];
-  value: Promise<unknown>;
-  /** the value's size once loaded (its JSON's length), counted against the byte budget */
-  bytes: number;
-}
-
 export interface ReadCacheLimits {
   /** values kept at most */
   entries: number;
@@ -45,16 +43,21 @@ export interface ReadCacheLimits {
 
 const DEFAULT_LIMITS: ReadCacheLimits = { entries: 10_000, bytes: 64 * 1024 * 1024 };
 
-export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
-  const generations = new Map<string, number>();
-  let all = 0; // bumped by writes to every table
-  const held = new Map<string, Held>();
+interface Held<V> {
+  /** what the value was loaded under: table generations, or a database snapshot */
+  seen: V;
+  value: Promise<unknown>;
+  /** the value's size once loaded (its JSON's length), counted against the byte budget */
+  bytes: number;
+}
+
+/** Values by key, the least recently used dropped first, within the limits. */
+function heldValues<V>(limits: ReadCacheLimits) {
+  const held = new Map<string, Held<V>>();
   let bytes = 0;
-  const generation = (table: string) => (generations.get(table) ?? 0) + all;
-  const current = (h: Held) => h.tables.every((t, i) => generation(t) === h.seen[i]);
-  const drop = (key: string) => {
+  const drop = (key: string, entry?: Held<V>) => {
     const h = held.get(key);
-    if (!h) return;
+    if (!h || (entry && h !== entry)) return;
     held.delete(key);
     bytes -= h.bytes;
   };
@@ -62,18 +65,19 @@ export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadC
   const evict = () => {
     while (held.size > limits.entries || bytes > limits.bytes) drop(held.keys().next().value as string);
   };
-
   return {
-    read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
+    drop,
+    /** the entry for `key` if `valid` says it may be served (and then the most recently used) */
+    get(key: string, valid: (seen: V) => boolean): Held<V> | undefined {
       const h = held.get(key);
-      if (h && h.tables.length === tables.length && current(h)) {
-        held.delete(key);
-        held.set(key, h);
-        return h.value as Promise<T>;
-      }
-      // The generations are read before the load starts: a write committed while it runs leaves
-      // this entry behind the tables, and it is never served.
-      const entry: Held = { tables, seen: tables.map(generation), value: load().then(deepFreeze), bytes: 0 };
+      if (!h || !valid(h.seen)) return undefined;
+      held.delete(key);
+      held.set(key, h);
+      return h;
+    },
+    /** Keeps `load`'s value under `seen` once it settles; a failed load is forgotten. */
+    put<T>(key: string, seen: V, load: Promise<T>): Held<V> {
+      const entry: Held<V> = { seen, value: load.then(deepFreeze), bytes: 0 };
       drop(key);
       held.set(key, entry);
       entry.value.then(
@@ -85,17 +89,94 @@ export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadC
           if (entry.bytes > limits.bytes / 16) drop(key);
           evict();
         },
-        () => {
-          if (held.get(key) === entry) drop(key);
-        },
+        () => drop(key, entry),
       );
       evict();
-      return entry.value as Promise<T>;
+      return entry;
+    },
+  };
+}
+
+export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
+  const generations = new Map<string, number>();
+  let all = 0; // bumped by writes to every table
+  const held = heldValues<{ tables: readonly string[]; generations: number[] }>(limits);
+  const generation = (table: string) => (generations.get(table) ?? 0) + all;
+
+  return {
+    read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
+      const current = (seen: { tables: readonly string[]; generations: number[] }) =>
+        seen.tables.length === tables.length && seen.tables.every((t, i) => generation(t) === seen.generations[i]);
+      const h = held.get(key, current);
+      if (h) return h.value as Promise<T>;
+      // The generations are read before the load starts: a write committed while it runs leaves
+      // this entry behind the tables, and it is never served.
+      const seen = { tables, generations: tables.map(generation) };
+      return held.put(key, seen, load()).value as Promise<T>;
     },
     written(w: Written) {
       if (w === 'all') all++;
       else for (const t of w) generations.set(t, (generations.get(t) ?? 0) + 1);
     },
+  };
+}
+
+/**
+ * A cache for a database other processes write (PostgreSQL): `snapshot()` must return the text of
+ * `pg_current_snapshot()` from a query sent after it was called. A value is served while the
+ * snapshot is the one it was loaded under; a load is kept only if the snapshot after it is the one
+ * before it, so the load's own statements saw exactly that snapshot's data.
+ */
+export function createSnapshotReadCache(snapshot: () => Promise<string>, limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
+  const held = heldValues<string>(limits);
+  const fresh = coalesced(snapshot);
+  return {
+    async read<T>(_tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
+      const now = await fresh();
+      const h = held.get(key, (seen) => seen === now);
+      if (h) return h.value as Promise<T>;
+      // Readers that come with the same snapshot meanwhile share this load: it began after their
+      // snapshot was taken, so it sees at least what that snapshot saw.
+      const entry = held.put(key, now, load());
+      const value = (await entry.value) as T;
+      if ((await fresh()) !== now) held.drop(key, entry);
+      return value;
+    },
+    // Writes are seen by the snapshot, whoever makes them.
+    written: () => {},
+  };
+}
+
+/**
+ * `query()`, with calls that arrive while one is in flight answered together by the next one, sent
+ * as soon as that one returns: every caller gets an answer to a query sent after it called, and at
+ * most one query is in flight, however many readers wait.
+ */
+export function coalesced<T>(query: () => Promise<T>): () => Promise<T> {
+  let sending: Promise<T> | undefined;
+  let waiting: Promise<T> | undefined;
+  const send = () => {
+    const p = query();
+    sending = p;
+    const settled = () => {
+      if (sending === p) sending = undefined;
+    };
+    p.then(settled, settled);
+    return p;
+  };
+  return () => {
+    if (!sending) return send();
+    const before = sending;
+    waiting ??= before
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        waiting = undefined;
+        return send();
+      });
+    return waiting;
   };
 }
 

@@ -14,6 +14,8 @@ export type TestDatabase = 'pglite' | 'postgres';
 
 export interface TestWorld {
   db: Database;
+  /** PostgreSQL's URL of this world's database (a second instance may open it); none for PGlite */
+  url?: string;
   store: LocalDiskStore;
   storeDir: string;
   disk: FaultyDisk;
@@ -31,6 +33,7 @@ export async function testWorld(opts: { database?: TestDatabase } = {}): Promise
   const disk = new FaultyDisk();
   return {
     db,
+    url: server?.url,
     store: new LocalDiskStore(storeDir, disk.io),
     storeDir,
     disk,
