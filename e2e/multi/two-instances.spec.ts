@@ -6,7 +6,7 @@ import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import { bearer } from '../fixtures';
 import { startS3, type LocalS3 } from '../fixtures/s3';
 import { createDatabase, startServer, type SiloServer } from '../fixtures/server';
-import { createEntry, expectError, sha256 } from '../api/helpers';
+import { createEntry, expectError, inlineFile, sha256 } from '../api/helpers';
 
 interface Pair {
   s3: LocalS3;
@@ -217,6 +217,50 @@ test('two uploads racing to one placeholder through different instances: one win
     expect(await resume(B, via(p.url, pair.b), bytes)).toBe(200);
     expect(sha256(await (await A.get(via(p.url, pair.a))).body())).toBe(sha256(bytes));
   }
+});
+
+test('what one instance changes, the other sees at once, though it caches its reads', async ({ pair, api }) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const owner = await (await A.post('/admin/v1/owners', { headers: bearer(pair.a.adminKey), data: { name: 'Cached' } })).json();
+  const key = owner.api_keys.find((k: { sandbox: boolean }) => !k.sandbox);
+  const entry = await createEntry(A, key.key);
+  const file = await inlineFile(A, key.key, entry.id, {
+    name: 'a.xml',
+    mime: 'application/xml',
+    data: Buffer.from('<a/>').toString('base64'),
+  });
+  const filePath = `/silo/v1/entries/${entry.id}/files/${file.id}`;
+  const listIds = async () =>
+    ((await (await B.get('/silo/v1/entries', { headers: bearer(key.key) })).json()).list as { id: string }[]).map((e) => e.id);
+  // B reads each twice: the second comes from its cache.
+  for (let i = 0; i < 2; i++) {
+    expect((await B.get(filePath, { headers: bearer(key.key) })).status()).toBe(200);
+    expect(await listIds()).toEqual([entry.id]);
+  }
+  // A new entry and a deleted file on A: B's next reads see both.
+  const second = await createEntry(A, key.key);
+  expect(await listIds()).toEqual([second.id, entry.id]);
+  expect((await A.delete(filePath, { headers: bearer(key.key) })).status()).toBe(204);
+  await expectError(await B.get(filePath, { headers: bearer(key.key) }), 404, 'not_found');
+
+  // An enrollment disabled on A: its token is refused by B's very next request; enabled, it works.
+  const app = await (await A.post('/admin/v1/apps', { headers: bearer(pair.a.adminKey), data: { name: 'C', trusted: true } })).json();
+  const e = await (
+    await A.post('/access/v1/enrollment/authorize', {
+      data: { client_id: app.client_id, client_secret: app.client_secret, owner_id: owner.id },
+    })
+  ).json();
+  for (let i = 0; i < 2; i++) expect((await B.get('/silo/v1/entries', { headers: bearer(e.token) })).status()).toBe(200);
+  const admin = { headers: bearer(pair.a.adminKey) };
+  expect((await A.patch(`/admin/v1/enrollments/${e.id}`, { ...admin, data: { disabled: true } })).status()).toBe(200);
+  await expectError(await B.get('/silo/v1/entries', { headers: bearer(e.token) }), 403, 'enrollment_disabled');
+  expect((await A.patch(`/admin/v1/enrollments/${e.id}`, { ...admin, data: { disabled: false } })).status()).toBe(200);
+  expect((await B.get('/silo/v1/entries', { headers: bearer(e.token) })).status()).toBe(200);
+
+  // A key revoked on A: B refuses it at once.
+  expect((await A.delete(`/admin/v1/owners/${owner.id}/keys/${key.id}`, admin)).status()).toBe(204);
+  await expectError(await B.get('/silo/v1/entries', { headers: bearer(key.key) }), 401, 'unauthorized');
 });
 
 test('the authorize rate limit holds across both instances together', async ({ pair, api }) => {
