@@ -4,9 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../access/revoke-api-key';
 import { createOwner } from '../access/create-owner';
 import { principalFromBearer } from '../access/authenticate';
+import { authorizeEnrollment } from '../access/authorize-enrollment';
+import { createApp } from '../access/create-app';
+import { setEnrollmentDisabled } from '../access/set-enrollment-disabled';
+import { verifyClient } from '../access/verify-client';
 import { testWorld, type TestWorld } from '../testing/database';
 import { openDatabase, readCacheOf } from './client';
-import { coalesced, createReadCache, createSnapshotReadCache, TRIGGERED, writtenBy } from './read-cache';
+import { coalesced } from '../coalesced';
+import { createReadCache, createSnapshotReadCache, TRIGGERED, writtenBy } from './read-cache';
 
 describe('writtenBy', () => {
   it('reads nothing into a read', () => {
@@ -206,7 +211,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
   beforeAll(async () => (w = await testWorld({ database: 'postgres' })));
   afterAll(() => w.close());
 
-  it('refuses a key another instance revoked, at once, though its lookup was cached', async () => {
+  it('refuses a key another instance revoked, or a token of an enrollment it disabled, at once, though cached', async () => {
     const other = await openDatabase({ url: w.url });
     try {
       const db = w.db.prisma;
@@ -216,6 +221,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
       await principalFromBearer(db, key.key);
       await revokeApiKey({ db: other.prisma, ownerId: owner.id, keyId: key.id });
       await expect(principalFromBearer(db, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
+
+      // An enrollment disabled by the other instance: its token is refused at once, and works again once enabled.
+      const made = await createApp(db, { name: 'cached app', trusted: true });
+      const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
+      const { id, token } = await authorizeEnrollment(db, { app, ownerId: owner.id, tokenTtlSeconds: 60 });
+      for (let i = 0; i < 2; i++) await principalFromBearer(db, token);
+      const admin = { owners: 'all' as const };
+      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: true });
+      await expect(principalFromBearer(db, token)).rejects.toMatchObject({ key: 'enrollment_disabled' });
+      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: false });
+      expect((await principalFromBearer(db, token)).kind).toBe('owner');
     } finally {
       await other.close();
     }

@@ -13,6 +13,7 @@
 // neither goes back), so a value loaded under a snapshot is served while the database's snapshot
 // is still that one. Any commit anywhere on the server moves it: the cache pays off while nothing
 // is written, which is when reads come in bulk; under writes it reloads, as if it were off.
+import { coalesced } from '../coalesced';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 
 /** What a statement writes: a set of tables, or (a delete, a script, anything unrecognized) all of them. */
@@ -144,39 +145,6 @@ export function createSnapshotReadCache(snapshot: () => Promise<string>, limits:
     },
     // Writes are seen by the snapshot, whoever makes them.
     written: () => {},
-  };
-}
-
-/**
- * `query()`, with calls that arrive while one is in flight answered together by the next one, sent
- * as soon as that one returns: every caller gets an answer to a query sent after it called, and at
- * most one query is in flight, however many readers wait.
- */
-export function coalesced<T>(query: () => Promise<T>): () => Promise<T> {
-  let sending: Promise<T> | undefined;
-  let waiting: Promise<T> | undefined;
-  const send = () => {
-    const p = query();
-    sending = p;
-    const settled = () => {
-      if (sending === p) sending = undefined;
-    };
-    p.then(settled, settled);
-    return p;
-  };
-  return () => {
-    if (!sending) return send();
-    const before = sending;
-    waiting ??= before
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        waiting = undefined;
-        return send();
-      });
-    return waiting;
   };
 }
 

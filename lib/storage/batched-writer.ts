@@ -60,7 +60,7 @@ export function batchedWriter(fh: FileHandle, start: number) {
  * writev may write less than asked (a disk filling up does that before it answers ENOSPC);
  * the rest is written again, so a short write becomes an error, never a hole in the file.
  */
-async function writeAll(fh: FileHandle, buffers: Uint8Array[], at: number) {
+export async function writeAll(fh: FileHandle, buffers: Uint8Array[], at: number) {
   const total = buffers.reduce((n, b) => n + b.length, 0);
   let written = (await fh.writev(buffers, at)).bytesWritten;
   if (written === total) return;

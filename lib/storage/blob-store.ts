@@ -1,6 +1,7 @@
 // Where file bytes live: content addressed by sha256, so identical bytes are stored once.
 // Uploads arrive into a private "held" copy first (resumable), and only a verified held copy
 // is committed under its hash. No Prisma and no Next here: bytes and hashes, nothing else.
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 export interface ByteRange {
@@ -53,6 +54,11 @@ export interface BlobStore {
   dropHeld(uploadId: string): Promise<void>;
   /** Moves a verified held copy under its hash; when those bytes exist already it just drops the copy. */
   commitHeld(uploadId: string, hash: string): Promise<void>;
+  /**
+   * Puts small verified bytes (an inline file's) under their hash at once, as durably as
+   * commitHeld: what receive and commitHeld do in one step, with fewer calls.
+   */
+  put(hash: string, bytes: Uint8Array): Promise<void>;
   /** `size`, when the caller knows it, lets a small read allocate no more than it needs. */
   read(hash: string, range?: ByteRange, size?: number): Promise<Readable>;
   exists(hash: string): Promise<boolean>;
@@ -135,3 +141,9 @@ export function storeFailure(err: unknown): 'full' | 'unavailable' | undefined {
 }
 
 export const isSha256 = (s: string) => /^[0-9a-f]{64}$/.test(s);
+
+/** A store never places bytes under another hash than theirs. */
+export function assertHash(bytes: Uint8Array, hash: string) {
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== hash) throw new Error(`bytes with sha256 ${actual} cannot be put as ${hash}`);
+}

@@ -193,6 +193,29 @@ describe('LocalDiskStore on a failing disk', () => {
     expect((await readAll(await faulty.read(held.hash))).toString()).toBe('bytes');
   });
 
+  it('a put on a full or read-only disk fails, leaving no blob and no held copy', async () => {
+    const bytes = Buffer.alloc(64 * 1024, 5);
+    disk.full(1000);
+    const err = await faulty.put(sha(bytes), bytes).catch((e) => e);
+    expect(err.code).toBe('ENOSPC');
+    expect(await faulty.exists(sha(bytes))).toBe(false);
+    expect(await readdir(path.join(root, 'held'))).toEqual([]);
+    disk.heal().readOnly();
+    await expect(faulty.put(sha(bytes), bytes)).rejects.toMatchObject({ code: 'EROFS' });
+    expect(await faulty.exists(sha(bytes))).toBe(false);
+    disk.heal();
+    await faulty.put(sha(bytes), bytes);
+    expect((await readAll(await faulty.read(sha(bytes)))).equals(bytes)).toBe(true);
+  });
+
+  it('a put makes its directory again if it went away since the store saw it', async () => {
+    const a = Buffer.from('first');
+    await faulty.put(sha(a), a);
+    await rm(path.join(root, 'sha256', sha(a).slice(0, 2)), { recursive: true });
+    await faulty.put(sha(a), a);
+    expect(await faulty.exists(sha(a))).toBe(true);
+  });
+
   it('a client that breaks off is not a disk failure: what arrived stays held', async () => {
     await expect(faulty.receive('u', breaksAfter(big), { offset: 0, maxBytes: 10e6 })).rejects.toThrow('aborted');
     expect(await faulty.heldSize('u')).toBe(big.length);

@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import {
   BlobMissing,
   BlobTooLarge,
+  assertHash,
   isBlobTooLarge,
   isSha256,
   StoreOfAnotherDatabase,
@@ -19,7 +20,8 @@ import {
   type ReceiveOptions,
   type Received,
 } from './blob-store';
-import { batchedWriter, CHUNK } from './batched-writer';
+import { batchedWriter, CHUNK, writeAll } from './batched-writer';
+import { coalesced } from '../coalesced';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const STORE_MARKER = 'silo-store.json';
@@ -33,6 +35,10 @@ export class LocalDiskStore implements BlobStore {
   readonly root: string;
   private readonly blobs: string;
   private readonly held: string;
+  /** directories known to exist (made or seen by this store), so a put need not make them again */
+  private readonly madeDirs = new Set<string>();
+  /** one coalesced fsync per directory: renames into it that arrive together share one */
+  private readonly dirSyncs = new Map<string, () => Promise<void>>();
 
   constructor(
     root: string,
@@ -142,6 +148,60 @@ export class LocalDiskStore implements BlobStore {
     }
     await this.io.rename(from, to);
     await fsyncDir(this.io, path.dirname(to));
+  }
+
+  async put(hash: string, bytes: Uint8Array): Promise<void> {
+    const to = this.blobPath(hash);
+    assertHash(bytes, hash);
+    // A held copy of its own (swept like any other should a crash leave it), fsync'd, then
+    // renamed into place: the same crash guarantees as receive and commitHeld, in five calls and
+    // a directory fsync shared with the puts that arrive with it.
+    const from = this.heldPath(`inline-${randomUUID()}`);
+    await this.ensureDir(this.held, false);
+    const fh = await this.io.open(from, 'w');
+    try {
+      await writeAll(fh, [bytes], 0);
+      await fh.sync();
+    } catch (err) {
+      await fh.close().catch(() => {});
+      await this.io.rm(from, { force: true }).catch(() => {});
+      throw err;
+    }
+    await fh.close();
+    try {
+      await this.ensureDir(path.dirname(to), true);
+      await this.io.rename(from, to).catch(async (err) => {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        // The directory went away since this store saw it: make it again.
+        this.madeDirs.delete(path.dirname(to));
+        await this.ensureDir(path.dirname(to), true);
+        await this.io.rename(from, to);
+      });
+    } catch (err) {
+      await this.io.rm(from, { force: true }).catch(() => {});
+      throw err;
+    }
+    await this.syncDir(path.dirname(to));
+  }
+
+  /** Makes `dir` unless this store saw it already; `durable`: a directory made is fsync'd into its parents. */
+  private async ensureDir(dir: string, durable: boolean) {
+    if (this.madeDirs.has(dir)) return;
+    if ((await this.io.mkdir(dir, { recursive: true })) && durable) {
+      await fsyncDir(this.io, this.blobs);
+      await fsyncDir(this.io, this.root);
+    }
+    this.madeDirs.add(dir);
+  }
+
+  /** An fsync of `dir` sent after this call: what makes a rename into it durable. */
+  private syncDir(dir: string): Promise<void> {
+    let sync = this.dirSyncs.get(dir);
+    if (!sync) {
+      sync = coalesced(() => fsyncDir(this.io, dir));
+      this.dirSyncs.set(dir, sync);
+    }
+    return sync();
   }
 
   async read(hash: string, range?: ByteRange, size?: number): Promise<Readable> {

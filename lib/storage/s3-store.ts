@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import {
+  assertHash,
   BlobMissing,
   isSha256,
   StoreOfAnotherDatabase,
@@ -77,6 +78,13 @@ export class S3Store implements BlobStore {
   async commitHeld(uploadId: string, hash: string): Promise<void> {
     this.blobKey(hash);
     await commitHeldCopy(this.bucket, uploadId, hash);
+  }
+
+  async put(hash: string, bytes: Uint8Array): Promise<void> {
+    const key = this.blobKey(hash);
+    assertHash(bytes, hash);
+    // One PutObject: the object appears whole or not at all; the same bytes again change nothing.
+    await this.bucket.put(key, bytes);
   }
 
   async read(hash: string, range?: ByteRange): Promise<Readable> {

@@ -106,6 +106,25 @@ export function describeBlobStore(name: string, open: () => Promise<StoreWorld>)
       }
     });
 
+    it('puts small bytes under their hash at once, the same bytes again harmlessly, never under another hash', async () => {
+      const bytes = random(4096);
+      const hash = sha(bytes);
+      await Promise.all([store.put(hash, bytes), store.put(hash, bytes)]);
+      await store.put(hash, bytes);
+      expect(await store.exists(hash)).toBe(true);
+      expect(await store.blobSize(hash)).toBe(bytes.length);
+      expect((await readAll(await store.read(hash, undefined, bytes.length))).equals(bytes)).toBe(true);
+      const other = random(100);
+      expect((await failure(store.put(sha(other), bytes))).message).toMatch(/cannot be put/);
+      expect(await store.exists(sha(other))).toBe(false);
+      // Many at once (their directory syncs are shared), each whole; no held copy is left.
+      const many = Array.from({ length: 40 }, () => random(1000));
+      await Promise.all(many.map((b) => store.put(sha(b), b)));
+      for (const b of many) expect((await readAll(await store.read(sha(b)))).equals(b)).toBe(true);
+      expect(await held()).toEqual([]);
+      expect((await blobs()).length).toBe(41);
+    });
+
     it('stores identical bytes once: committing a duplicate drops its held copy', async () => {
       const bytes = random(300 * 1024);
       const hash = sha(bytes);

@@ -99,7 +99,7 @@ async function storeInline(o: CreateFileOptions, entryId: string, id: string, co
  */
 async function placeInline(o: CreateFileOptions, content: Content, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
   const blob = { hash: content.hash, size: content.size };
-  if (!(await o.store.exists(blob.hash))) await holdAndPlace(o, content, (uploadId) => o.store.commitHeld(uploadId, blob.hash));
+  if (!(await o.store.exists(blob.hash))) await o.store.put(blob.hash, must(content.bytes, 'inline bytes'));
   const file = await withRecordedBlob(o.db, o.store, blob, refer);
   if (file !== false) return file;
   return holdAndPlace(o, content, (uploadId) => withPlacedBlob(o.db, o.store, { uploadId, ...blob }, refer));

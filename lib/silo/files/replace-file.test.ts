@@ -154,11 +154,17 @@ describe('replacement', () => {
 describe('inline bytes placed before their transaction', () => {
   it('are placed again under the lock when freed before it was taken', async () => {
     // A store that loses the bytes placed outside the lock, as a racing free or the sweep would.
-    let lost = 0;
+    let put = 0;
+    let underLock = 0;
     const store = Object.create(w.store) as typeof w.store;
+    store.put = async (hash, bytes) => {
+      put++;
+      await w.store.put(hash, bytes);
+      await w.store.delete(hash);
+    };
     store.commitHeld = async (uploadId, hash) => {
+      underLock++;
       await w.store.commitHeld(uploadId, hash);
-      if (lost++ === 0) await w.store.delete(hash);
     };
     const bytes = `freed ${randomUUID()}`;
     const { file } = await createFile({
@@ -169,7 +175,7 @@ describe('inline bytes placed before their transaction', () => {
       input: parse({ name: 'freed.txt', data: b64(bytes) }),
       limits: LIMITS,
     });
-    expect(lost).toBe(2); // placed outside, lost, placed again under the lock
+    expect([put, underLock]).toEqual([1, 1]); // put outside, lost, placed again under the lock
     expect(file.stored).toBe(true);
     const read = await w.store.read(file.hash);
     expect(Buffer.concat(await read.toArray()).toString()).toBe(bytes);
@@ -178,9 +184,9 @@ describe('inline bytes placed before their transaction', () => {
   it('are written once when identical bytes are stored already', async () => {
     let placed = 0;
     const store = Object.create(w.store) as typeof w.store;
-    store.commitHeld = async (uploadId, hash) => {
+    store.put = async (hash, bytes) => {
       placed++;
-      await w.store.commitHeld(uploadId, hash);
+      await w.store.put(hash, bytes);
     };
     const data = b64(`twice ${randomUUID()}`);
     const make = (name: string) => createFile({ db: w.db.prisma, store, scope, entryId, input: parse({ name, data }), limits: LIMITS });
