@@ -21,7 +21,7 @@ import {
   type Received,
 } from './blob-store';
 import { batchedWriter, CHUNK, writeAll } from './batched-writer';
-import { coalesced } from '../coalesced';
+import { BlobDirs, fsyncDir } from './blob-dirs';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const STORE_MARKER = 'silo-store.json';
@@ -35,10 +35,7 @@ export class LocalDiskStore implements BlobStore {
   readonly root: string;
   private readonly blobs: string;
   private readonly held: string;
-  /** directories known to exist (made or seen by this store), so a put need not make them again */
-  private readonly madeDirs = new Set<string>();
-  /** one coalesced fsync per directory: renames into it that arrive together share one */
-  private readonly dirSyncs = new Map<string, () => Promise<void>>();
+  private readonly dirs: BlobDirs;
 
   constructor(
     root: string,
@@ -47,6 +44,7 @@ export class LocalDiskStore implements BlobStore {
     this.root = path.resolve(root);
     this.blobs = path.join(this.root, 'sha256');
     this.held = path.join(this.root, 'held');
+    this.dirs = new BlobDirs(io, [this.blobs, this.root]);
   }
 
   private blobPath(hash: string) {
@@ -141,67 +139,40 @@ export class LocalDiskStore implements BlobStore {
       await this.io.unlink(from).catch(() => {});
       return;
     }
-    // Directories made here must survive a crash too: their parents are synced like the file's.
-    if (await this.io.mkdir(path.dirname(to), { recursive: true })) {
-      await fsyncDir(this.io, this.blobs);
-      await fsyncDir(this.io, this.root);
-    }
-    await this.io.rename(from, to);
-    await fsyncDir(this.io, path.dirname(to));
+    await this.placeRenamed(from, to);
   }
 
   async put(hash: string, bytes: Uint8Array): Promise<void> {
     const to = this.blobPath(hash);
     assertHash(bytes, hash);
     // A held copy of its own (swept like any other should a crash leave it), fsync'd, then
-    // renamed into place: the same crash guarantees as receive and commitHeld, in five calls and
-    // a directory fsync shared with the puts that arrive with it.
+    // renamed into place: the crash guarantees of receive and commitHeld, in fewer calls.
     const from = this.heldPath(`inline-${randomUUID()}`);
-    await this.ensureDir(this.held, false);
+    await this.io.mkdir(this.held, { recursive: true });
     const fh = await this.io.open(from, 'w');
     try {
       await writeAll(fh, [bytes], 0);
       await fh.sync();
+      await fh.close();
+      await this.placeRenamed(from, to);
     } catch (err) {
       await fh.close().catch(() => {});
       await this.io.rm(from, { force: true }).catch(() => {});
       throw err;
     }
-    await fh.close();
-    try {
-      await this.ensureDir(path.dirname(to), true);
-      await this.io.rename(from, to).catch(async (err) => {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        // The directory went away since this store saw it: make it again.
-        this.madeDirs.delete(path.dirname(to));
-        await this.ensureDir(path.dirname(to), true);
-        await this.io.rename(from, to);
-      });
-    } catch (err) {
-      await this.io.rm(from, { force: true }).catch(() => {});
-      throw err;
-    }
-    await this.syncDir(path.dirname(to));
   }
 
-  /** Makes `dir` unless this store saw it already; `durable`: a directory made is fsync'd into its parents. */
-  private async ensureDir(dir: string, durable: boolean) {
-    if (this.madeDirs.has(dir)) return;
-    if ((await this.io.mkdir(dir, { recursive: true })) && durable) {
-      await fsyncDir(this.io, this.blobs);
-      await fsyncDir(this.io, this.root);
-    }
-    this.madeDirs.add(dir);
-  }
-
-  /** An fsync of `dir` sent after this call: what makes a rename into it durable. */
-  private syncDir(dir: string): Promise<void> {
-    let sync = this.dirSyncs.get(dir);
-    if (!sync) {
-      sync = coalesced(() => fsyncDir(this.io, dir));
-      this.dirSyncs.set(dir, sync);
-    }
-    return sync();
+  /** Renames a complete, fsync'd file to its blob path, durably (blob-dirs.ts). */
+  private async placeRenamed(from: string, to: string) {
+    const dir = path.dirname(to);
+    await this.dirs.ensure(dir);
+    await this.io.rename(from, to).catch(async (err) => {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // The directory went away since this store saw it (the held copy is there: it was just written).
+      await this.dirs.ensure(dir, true);
+      await this.io.rename(from, to);
+    });
+    await this.dirs.sync(dir);
   }
 
   async read(hash: string, range?: ByteRange, size?: number): Promise<Readable> {
@@ -302,11 +273,4 @@ export class LocalDiskStore implements BlobStore {
     await this.dropHeld(id);
     if (got.size !== 2) throw new Error('blob store check failed');
   }
-}
-
-async function fsyncDir(io: DiskIo, dir: string) {
-  const fh = await io.open(dir, 'r').catch(() => undefined);
-  if (!fh) return;
-  await fh.sync().catch(() => {});
-  await fh.close().catch(() => {});
 }
