@@ -2,6 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { Scope } from '../db/scope';
+import { createFile } from '../silo/files/create-file';
+import type { BlobStore } from '../storage/blob-store';
+import { parseFileInput, sha256 as sha, TEST_FILE_LIMITS } from './files';
 
 export async function createTestOwner(db: Db, name: string) {
   return db.owner.create({ data: { id: randomUUID(), name } });
@@ -12,4 +15,23 @@ export async function createTestEntry(db: Db, ownerName = 'Acme'): Promise<{ sco
   const owner = await createTestOwner(db, ownerName);
   const entry = await db.entry.create({ data: { id: randomUUID(), ownerId: owner.id, sandbox: false, name: 'e' } });
   return { scope: { owners: [owner.id], sandbox: false }, entryId: entry.id };
+}
+
+/**
+ * A maker of placeholders awaiting `bytes`, each in an entry of its own in one workspace (the
+ * upload lease tests): what a POST without data makes.
+ */
+export async function placeholderMaker(db: Db, store: BlobStore) {
+  const owner = await createTestOwner(db, 'Acme');
+  const scope: Scope = { owners: [owner.id], sandbox: false };
+  return {
+    ownerId: owner.id,
+    scope,
+    async placeholder(bytes: Buffer, id?: string) {
+      const entryId = (await db.entry.create({ data: { id: randomUUID(), ownerId: owner.id, sandbox: false, name: 'e' } })).id;
+      const input = { name: `p-${Math.random()}.bin`, mime: 'application/octet-stream', sha256: sha(bytes), size: bytes.length };
+      const { file } = await createFile({ db, store, scope, entryId, id, input: parseFileInput(input), limits: TEST_FILE_LIMITS });
+      return { file, entryId, input };
+    },
+  };
 }

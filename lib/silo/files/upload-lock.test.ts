@@ -1,47 +1,26 @@
 // The upload lease (one upload per placeholder across instances) and what it protects: held bytes
 // against deletes and the sweep, a placeholder against an inline completion racing its upload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOwner } from '../../testing/owner';
+import { placeholderMaker } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
 import { testWorld, type TestWorld } from '../../testing/database';
-import { createEntry } from '../create-entry';
 import { deleteEntry } from '../delete-entry';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
-import {
-  acquireUploadLease,
-  isUploadLeased,
-  releaseLeasesOfDeadProcesses,
-  releaseUploadLease,
-  renewUploadLease,
-  withUploadLease,
-} from './upload-lock';
-import { spawn } from 'node:child_process';
-import os from 'node:os';
+import { acquireUploadLease, isUploadLeased, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
 let w: TestWorld;
 let scope: Scope;
-let ownerId: string;
+let placeholder: Awaited<ReturnType<typeof placeholderMaker>>['placeholder'];
 
 beforeAll(async () => {
   w = await testWorld();
-  ownerId = (await createTestOwner(w.db.prisma, 'Acme')).id;
-  scope = { owners: [ownerId], sandbox: false };
+  ({ scope, placeholder } = await placeholderMaker(w.db.prisma, w.store));
 });
 afterAll(() => w.close());
-
-const newEntry = async () =>
-  (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
-
-async function placeholder(bytes: Buffer, id?: string) {
-  const entryId = await newEntry();
-  const input = { name: `p-${Math.random()}.bin`, mime: 'application/octet-stream', sha256: sha(bytes), size: bytes.length };
-  const { file } = await createFile({ db: w.db.prisma, store: w.store, scope, entryId, id, input: parse(input), limits: LIMITS });
-  return { file, entryId, input };
-}
 
 /** A source that sends `first`, then waits for `go()` before sending `rest`. */
 function paused(first: Buffer, rest: Buffer) {
@@ -247,62 +226,5 @@ describe('bytes that do not fit', () => {
     await expect(
       receiveUpload({ db: w.db.prisma, store: w.store, file: stored, source: [bytes, bytes], contentRange: null }),
     ).rejects.toMatchObject({ key: 'conflict' });
-  });
-
-  it("start-up frees this host's leases whose process is gone, and its own pid's, and keeps the rest; the upload then resumes", async () => {
-    const db = w.db.prisma;
-    const gone = spawn(process.execPath, ['-e', '0']);
-    await new Promise((r) => gone.once('exit', r));
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
-    try {
-      const bytes = Buffer.alloc(3000, 7);
-      const cases = {
-        dead: `${os.hostname()}/${gone.pid}`,
-        self: `${os.hostname()}/${process.pid}`,
-        live: `${os.hostname()}/${other.pid}`,
-        remote: `elsewhere.example/${gone.pid}`,
-      };
-      const files: Record<string, Awaited<ReturnType<typeof placeholder>>['file']> = {};
-      for (const [name, instance] of Object.entries(cases)) {
-        const { file } = await placeholder(bytes);
-        await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
-        await db.$executeRaw`INSERT INTO upload_leases (file_id, holder, instance, expires_at) VALUES (${file.id}::uuid, gen_random_uuid(), ${instance}, now() + interval '1 hour')`;
-        files[name] = file;
-      }
-      expect(await releaseLeasesOfDeadProcesses(db)).toBe(2);
-      expect(await isUploadLeased(db, files.dead.id)).toBe(false);
-      expect(await isUploadLeased(db, files.self.id)).toBe(false);
-      expect(await isUploadLeased(db, files.live.id)).toBe(true);
-      expect(await isUploadLeased(db, files.remote.id)).toBe(true);
-      // The freed upload resumes from its held bytes; it is not a takeover that starts over.
-      const done = await receiveUpload({
-        db,
-        store: w.store,
-        file: files.dead,
-        source: [bytes.subarray(1000)],
-        contentRange: 'bytes 1000-2999/3000',
-      });
-      expect(done.kind).toBe('stored');
-    } finally {
-      other.kill('SIGKILL');
-    }
-  });
-
-  it('a resume may take at once the unexpired lease of a dead process of this host, and builds on its held bytes', async () => {
-    const db = w.db.prisma;
-    const gone = spawn(process.execPath, ['-e', '0']);
-    await new Promise((r) => gone.once('exit', r));
-    const bytes = Buffer.alloc(3000, 9);
-    const { file } = await placeholder(bytes);
-    await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
-    await db.$executeRaw`INSERT INTO upload_leases (file_id, holder, instance, expires_at) VALUES (${file.id}::uuid, gen_random_uuid(), ${`${os.hostname()}/${gone.pid}`}, now() + interval '1 hour')`;
-    const done = await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(1000)], contentRange: 'bytes 1000-2999/3000' });
-    expect(done.kind).toBe('stored');
-    // A live holder elsewhere still refuses.
-    const other = await placeholder(bytes);
-    await db.$executeRaw`INSERT INTO upload_leases (file_id, holder, instance, expires_at) VALUES (${other.file.id}::uuid, gen_random_uuid(), 'elsewhere.example/1', now() + interval '1 hour')`;
-    await expect(receiveUpload({ db, store: w.store, file: other.file, source: [bytes], contentRange: null })).rejects.toMatchObject({
-      key: 'upload_in_progress',
-    });
   });
 });
