@@ -131,11 +131,17 @@ export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadC
 export function createSnapshotReadCache(snapshot: () => Promise<string>, limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
   const held = heldValues<string>(limits);
   const fresh = coalesced(snapshot);
+  let last = ''; // the snapshot the previous read saw
   return {
     async read<T>(_tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
       const now = await fresh();
+      const moved = now !== last;
+      last = now;
       const h = held.get(key, (seen) => seen === now);
       if (h) return h.value as Promise<T>;
+      // Something committed since the last read: while writes go on, a value would hardly be
+      // served again before the next commit, and keeping it costs a second snapshot. Load only.
+      if (moved) return load();
       // Readers that come with the same snapshot meanwhile share this load: it began after their
       // snapshot was taken, so it sees at least what that snapshot saw.
       const entry = held.put(key, now, load());
