@@ -182,6 +182,7 @@ async function bench(database: 'pglite' | 'postgres') {
   // BENCH_PROFILE=dir: the measured server writes a V8 CPU profile there when it stops.
   const dir = process.env.BENCH_PROFILE && path.resolve(process.env.BENCH_PROFILE);
   const profile = dir ? { BENCH_PROFILE: dir, NODE_OPTIONS: `--require ${path.resolve(__dirname, 'cpu-profile.cjs')}` } : undefined;
+  if (dir) await mkdir(dir, { recursive: true });
   const server = await startServer({ database, env: profile });
   try {
     const w = await setUp(server);
