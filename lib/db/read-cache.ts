@@ -12,7 +12,7 @@
 // (every commit either raises the snapshot's xmax or takes an xid out of its in-progress list, and
 // neither goes back), so a value loaded under a snapshot is served while the database's snapshot
 // is still that one. Any commit anywhere on the server moves it: the cache pays off while nothing
-// is written, which is when reads come in bulk; under writes it reloads, as if it were off.
+// is written, which is when reads come in bulk; under writes it loads, as if it were off.
 import { coalesced } from '../coalesced';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 
@@ -141,12 +141,14 @@ export function createSnapshotReadCache(snapshot: () => Promise<string>, limits:
       if (h) return h.value as Promise<T>;
       // Something committed since the last read: while writes go on, a value would hardly be
       // served again before the next commit, and keeping it costs a second snapshot. Load only.
-      if (moved) return load();
+      if (moved) return load().then(deepFreeze);
       // Readers that come with the same snapshot meanwhile share this load: it began after their
       // snapshot was taken, so it sees at least what that snapshot saw.
       const entry = held.put(key, now, load());
       const value = (await entry.value) as T;
-      if ((await fresh()) !== now) held.drop(key, entry);
+      // Not kept unless the snapshot is still the one it was loaded under (a failed ask is a no).
+      const after = await fresh().catch(() => undefined);
+      if (after !== now) held.drop(key, entry);
       return value;
     },
     // Writes are seen by the snapshot, whoever makes them.
