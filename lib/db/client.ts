@@ -82,7 +82,8 @@ async function snapshotCache(pool: pg.Pool): Promise<ReadCache> {
   return createSnapshotReadCache(snapshot);
 }
 
-const SNAPSHOT = { name: 'silo_snapshot', text: 'SELECT pg_current_snapshot()::text AS s' };
+// Unnamed: a transaction-pooling proxy (PgBouncer) may give each statement another connection.
+const SNAPSHOT = 'SELECT pg_current_snapshot()::text AS s';
 
 async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
