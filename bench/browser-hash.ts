@@ -20,16 +20,21 @@ export interface BrowserHashRates {
 }
 
 /** Rates on the file's first `maxBytes` (the native digest holds them all in memory). */
-export async function browserHashRates(page: Page, file: string, maxBytes: number): Promise<BrowserHashRates> {
-  await page.addScriptTag({ path: path.resolve('node_modules/hash-wasm/dist/sha256.umd.min.js') });
-  await page.evaluate(() => {
+/** A hidden `<input type=file id=…>` added to the page, holding `file`: how a bench hands the page a File. */
+export async function hiddenFileInput(page: Page, id: string, file: string) {
+  await page.evaluate((id) => {
     const input = document.createElement('input');
     input.type = 'file';
-    input.id = 'bench-hash-input';
+    input.id = id;
     input.hidden = true;
     document.body.append(input);
-  });
-  await page.setInputFiles('#bench-hash-input', file);
+  }, id);
+  await page.setInputFiles(`#${id}`, file);
+}
+
+export async function browserHashRates(page: Page, file: string, maxBytes: number): Promise<BrowserHashRates> {
+  await page.addScriptTag({ path: path.resolve('node_modules/hash-wasm/dist/sha256.umd.min.js') });
+  await hiddenFileInput(page, 'bench-hash-input', file);
   const r = await page.evaluate(async (max) => {
     const whole = (document.getElementById('bench-hash-input') as HTMLInputElement).files![0];
     const f = whole.size > max ? whole.slice(0, max) : whole;

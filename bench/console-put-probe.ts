@@ -13,6 +13,7 @@
 // Run: npx tsx bench/console-put-probe.ts   (VARIANTS=a,b,…  ROUNDS=…  READS=1 for the reads too)
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { hiddenFileInput } from './browser-hash';
 import { call, consoleWorld } from './console-world';
 import { MB, diskWriteMBps, sha256MBps } from './measure';
 
@@ -32,14 +33,7 @@ async function main() {
   try {
     const page = await world.browser.newPage({ baseURL: world.server.url });
     await page.goto('/signin');
-    await page.evaluate(() => {
-      const input = document.createElement('input');
-      input.type = 'file';
-      input.id = 'probe';
-      input.hidden = true;
-      document.body.append(input);
-    });
-    await page.setInputFiles('#probe', source);
+    await hiddenFileInput(page, 'probe', source);
 
     const times: Record<string, number[]> = {};
     for (let round = 0; round < ROUNDS; round++) {
