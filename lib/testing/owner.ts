@@ -10,11 +10,14 @@ export async function createTestOwner(db: Db, name: string) {
   return db.owner.create({ data: { id: randomUUID(), name } });
 }
 
+/** A live entry of the workspace: its id. */
+const newLiveEntry = async (db: Db, ownerId: string) =>
+  (await db.entry.create({ data: { id: randomUUID(), ownerId, sandbox: false, name: 'e' } })).id;
+
 /** A workspace with one live entry, and the scope of its owner's live key: where file tests upload. */
 export async function createTestEntry(db: Db, ownerName = 'Acme'): Promise<{ scope: Scope; entryId: string }> {
   const owner = await createTestOwner(db, ownerName);
-  const entry = await db.entry.create({ data: { id: randomUUID(), ownerId: owner.id, sandbox: false, name: 'e' } });
-  return { scope: { owners: [owner.id], sandbox: false }, entryId: entry.id };
+  return { scope: { owners: [owner.id], sandbox: false }, entryId: await newLiveEntry(db, owner.id) };
 }
 
 /**
@@ -25,10 +28,9 @@ export async function placeholderMaker(db: Db, store: BlobStore) {
   const owner = await createTestOwner(db, 'Acme');
   const scope: Scope = { owners: [owner.id], sandbox: false };
   return {
-    ownerId: owner.id,
     scope,
     async placeholder(bytes: Buffer, id?: string) {
-      const entryId = (await db.entry.create({ data: { id: randomUUID(), ownerId: owner.id, sandbox: false, name: 'e' } })).id;
+      const entryId = await newLiveEntry(db, owner.id);
       const input = { name: `p-${Math.random()}.bin`, mime: 'application/octet-stream', sha256: sha(bytes), size: bytes.length };
       const { file } = await createFile({ db, store, scope, entryId, id, input: parseFileInput(input), limits: TEST_FILE_LIMITS });
       return { file, entryId, input };
