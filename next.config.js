@@ -1,4 +1,5 @@
-// Byte paths (uploads and file fetches) go to Pages Router API routes, which keep Node's req/res:
+// Byte paths (uploads and file fetches), and POST of a file (small inline files are most of the
+// traffic), go to Pages Router API routes, which keep Node's req/res:
 // Content-Length is sent and bodies stream ~3× faster than through App Router handlers. Each is
 // the same path under /api (pages/api/silo/v1/… mirrors the URL). Unknown API paths fall back to
 // pages/api/fallback.ts, which answers the contract's 404 (not_found or unknown_version).
@@ -28,6 +29,7 @@ module.exports = {
     return {
       beforeFiles: [
         { source: '/silo/v1/files/:id', destination: '/api/silo/v1/files/:id' },
+        { source: '/silo/v1/entries/:entry_id/files', destination: '/api/silo/v1/entries/:entry_id/files' },
         { source: '/silo/v1/entries/:entry_id/files/:id', destination: '/api/silo/v1/entries/:entry_id/files/:id' },
         { source: '/silo/v1/entries/:entry_id/files/:id/data', destination: '/api/silo/v1/entries/:entry_id/files/:id/data' },
       ],

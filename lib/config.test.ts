@@ -1,6 +1,7 @@
 // The default blob folder: the embedded database's, or one of each PostgreSQL database's own.
 import { expect, it } from 'vitest';
-import { defaultStorageDir } from './config';
+import { config, defaultStorageDir, resetConfig } from './config';
+import { SMALL_BLOB_CEILING } from './silo/files/small-blobs';
 
 it('keeps $DATA_DIR/blobs for the embedded database and gives each PostgreSQL database its own folder', () => {
   expect(defaultStorageDir({ DATA_DIR: './data' })).toBe('./data/blobs');
@@ -16,4 +17,22 @@ it('keeps $DATA_DIR/blobs for the embedded database and gives each PostgreSQL da
   );
   // libpq's defaults: no database name means the user's
   expect(defaultStorageDir({ DATA_DIR: '/d', DATABASE_URL: 'postgres://alice@h' })).toMatch(/^\/d\/blobs-pg-alice-/);
+});
+
+it('keeps SMALL_BLOB_MAX_BYTES at or under the ceiling reads rely on; 0 keeps every blob in the store', () => {
+  const before = process.env.SMALL_BLOB_MAX_BYTES;
+  try {
+    process.env.SMALL_BLOB_MAX_BYTES = String(SMALL_BLOB_CEILING + 1);
+    resetConfig();
+    expect(() => config()).toThrow(/SMALL_BLOB_MAX_BYTES/);
+    for (const ok of [0, SMALL_BLOB_CEILING]) {
+      process.env.SMALL_BLOB_MAX_BYTES = String(ok);
+      resetConfig();
+      expect(config().SMALL_BLOB_MAX_BYTES).toBe(ok);
+    }
+  } finally {
+    if (before === undefined) delete process.env.SMALL_BLOB_MAX_BYTES;
+    else process.env.SMALL_BLOB_MAX_BYTES = before;
+    resetConfig();
+  }
 });

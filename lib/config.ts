@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseAddressList } from './address-list';
 import { DEFAULT_META_LIMITS } from './schemas/common';
+import { SMALL_BLOB_CEILING } from './silo/files/small-blobs';
 
 const MiB = 1024 * 1024;
 const int = (def: number) => z.coerce.number().int().positive().default(def);
@@ -28,6 +29,13 @@ const schema = z
     ADMIN_API_KEY: z.string().min(16).optional(),
     MAX_INLINE_BYTES: int(5 * MiB),
     MAX_FILE_BYTES: int(5 * 1024 * MiB),
+    // Inline files up to this size keep their bytes in the database (lib/silo/files/small-blobs.ts); 0: never.
+    SMALL_BLOB_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .nonnegative()
+      .max(SMALL_BLOB_CEILING)
+      .default(128 * 1024),
     MAX_META_KEYS: int(DEFAULT_META_LIMITS.keys),
     MAX_META_KEY_LENGTH: int(DEFAULT_META_LIMITS.keyLength),
     MAX_META_VALUE_LENGTH: int(DEFAULT_META_LIMITS.valueLength),

@@ -1,5 +1,6 @@
 // Requests and responses (docs/api.md, Requests, Errors): the error body everywhere, request ids,
 // services and versions, methods, content types, the JSON body limit and the OpenAPI document.
+import http from 'node:http';
 import { bearer, expect, test } from '../fixtures';
 import { expectError } from './helpers';
 
@@ -67,6 +68,68 @@ test.describe('request bodies', () => {
       'too_large',
     );
   });
+});
+
+test.describe('refused bodies', () => {
+  for (const framing of ['of a declared length', 'chunked'] as const) {
+    test(`a refused body ${framing} is read to its end: a client still sending gets the 413, on a connection that stays open`, async ({
+      request,
+      newOwner,
+      server,
+    }) => {
+      const { liveKey } = await newOwner();
+      const entry = await (await request.post('/silo/v1/entries', { headers: bearer(liveKey), data: {} })).json();
+      // 10 MiB sent over ~2 s, past the JSON limit (a declared length is refused at once; a chunked
+      // body once it passes the limit, at about 7 MiB): the client goes on sending after the answer
+      // and must neither break (EPIPE) nor miss the answer, and its connection stays usable.
+      const size = 10 * 1024 * 1024;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const answer = await new Promise<{ status: number; body: string; socket: unknown }>((resolve, reject) => {
+          const req = http.request(`${server.url}/silo/v1/entries/${entry.id}/files`, {
+            method: 'POST',
+            agent,
+            headers: {
+              ...bearer(liveKey),
+              'Content-Type': 'application/json',
+              ...(framing === 'chunked' ? {} : { 'Content-Length': String(size) }),
+            },
+          });
+          req.on('error', reject);
+          req.on('response', (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body, socket: req.socket }));
+          });
+          let sent = 0;
+          const tick = setInterval(() => {
+            const n = Math.min(size / 10, size - sent);
+            req.write(Buffer.alloc(n, 'A'));
+            sent += n;
+            if (sent >= size) {
+              clearInterval(tick);
+              req.end();
+            }
+          }, 200);
+        });
+        expect(answer.status).toBe(413);
+        expect(JSON.parse(answer.body).key).toBe('too_large');
+        // The same connection answers the next request.
+        const next = await new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+          const req = http.request(`${server.url}/utils/v1/ping`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        expect(next.status).toBe(200);
+        expect(next.socket).toBe(answer.socket);
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
 });
 
 test.describe('the API reference', () => {

@@ -233,7 +233,7 @@ test('what one instance changes, the other sees at once, though it caches its re
   const filePath = `/silo/v1/entries/${entry.id}/files/${file.id}`;
   const listIds = async () =>
     ((await (await B.get('/silo/v1/entries', { headers: bearer(key.key) })).json()).list as { id: string }[]).map((e) => e.id);
-  // B reads each a few times, so its cache holds them (read-cache.test.ts counts the loads).
+  // B reads each a few times, so its cache holds them (read-cache-postgres.test.ts counts the loads).
   for (let i = 0; i < 3; i++) {
     expect((await B.get(filePath, { headers: bearer(key.key) })).status()).toBe(200);
     expect(await listIds()).toEqual([entry.id]);
@@ -244,7 +244,7 @@ test('what one instance changes, the other sees at once, though it caches its re
   expect((await A.delete(filePath, { headers: bearer(key.key) })).status()).toBe(204);
   await expectError(await B.get(filePath, { headers: bearer(key.key) }), 404, 'not_found');
 
-  // (A disabled enrollment's token is checked the same way: read-cache.test.ts. Authorizing here
+  // (A disabled enrollment's token is checked the same way: read-cache-postgres.test.ts. Authorizing here
   // would spend the next test's authorize budget: the limit counts per address over both instances.)
   // A key revoked on A: B refuses it at once.
   const admin = { headers: bearer(pair.a.adminKey) };

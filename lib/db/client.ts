@@ -11,7 +11,7 @@ import { config } from '../config';
 import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
-import { createReadCache, createSnapshotReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
+import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
 
 export type Db = PrismaClient;
 /** A client or an open transaction: what a query that may run inside a caller's transaction takes. */
@@ -21,7 +21,7 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlRunner;
-  /** reads that stay exact: by this process's own writes (embedded), or by the snapshot (read-cache.ts) */
+  /** reads that stay exact: by this process's own writes (embedded), or by the change log (read-cache.ts) */
   cache: ReadCache;
   close(): Promise<void>;
 }
@@ -49,7 +49,7 @@ async function openPostgres(url: string): Promise<Database> {
     exec: async (text) => void (await pool.query(text)),
     query: async (text, params) => (await pool.query(text, params)).rows,
   };
-  const cache = await snapshotCache(pool);
+  const { cache, stop } = changeLogCache(pool);
   const prisma = newClient(new PrismaPg(pool), cache);
   return {
     kind: 'postgres',
@@ -57,6 +57,7 @@ async function openPostgres(url: string): Promise<Database> {
     sql,
     cache,
     close: async () => {
+      stop();
       await prisma.$disconnect();
       await pool.end();
     },
@@ -64,30 +65,45 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 /**
- * Reads checked against the database's snapshot, one small statement answering every reader that
- * waits (read-cache.ts). Off with SILO_READ_CACHE=off, or on a server without pg_current_snapshot().
+ * Reads checked against the change log (read-cache.ts), one small statement answering every reader
+ * that waits, and the log pruned once a minute. Off with SILO_READ_CACHE=off.
  */
-async function snapshotCache(pool: pg.Pool): Promise<ReadCache> {
-  if (process.env.SILO_READ_CACHE === 'off') return noReadCache;
-  const snapshot = async () => {
+function changeLogCache(pool: pg.Pool): { cache: ReadCache; stop(): void } {
+  if (process.env.SILO_READ_CACHE === 'off') return { cache: noReadCache, stop: () => {} };
+  const changes = async (since: string | null): Promise<Changes> => {
     if (countingQueries) countQuery();
-    return (await pool.query<{ s: string }>(SNAPSHOT)).rows[0].s;
+    const row = (await pool.query<{ s: string; t: string[] | null }>(CHANGES, [since])).rows[0];
+    return { snapshot: row.s, changed: row.t };
   };
-  try {
-    await snapshot();
-  } catch (err) {
-    log.warn({ err }, 'pg_current_snapshot() failed: reads are not cached');
-    return noReadCache;
-  }
-  return createSnapshotReadCache(snapshot);
+  const prune = () => pool.query(PRUNE).catch((err) => log.warn({ err }, 'pruning the read cache change log failed'));
+  const timer = setInterval(prune, 60_000);
+  timer.unref();
+  return { cache: createChangeLogReadCache(changes), stop: () => clearInterval(timer) };
 }
 
-// Unnamed: a transaction-pooling proxy (PgBouncer) may give each statement another connection.
-const SNAPSHOT = 'SELECT pg_current_snapshot()::text AS s';
+// Unnamed statements: a transaction-pooling proxy (PgBouncer) may give each one another connection.
+// The tracked tables written by transactions the snapshot $1 did not see and this one does (only
+// an xid at or above $1's xmin can be unseen by it); null when $1 is older than the pruned log.
+const CHANGES = `
+  SELECT pg_current_snapshot()::text AS s,
+    CASE WHEN $1::text IS NULL
+           OR pg_snapshot_xmin($1::text::pg_snapshot)::text::bigint < (SELECT xid FROM cache_horizon WHERE id = 1) THEN NULL
+      ELSE ARRAY(SELECT DISTINCT table_name FROM cache_changes
+                 WHERE xid >= pg_snapshot_xmin($1::text::pg_snapshot)::text::bigint
+                   AND NOT pg_visible_in_snapshot(xid::text::xid8, $1::text::pg_snapshot)) END AS t`;
+// Raises the horizon and drops the rows below it in one statement: a question sees both or neither.
+// The horizon trails the oldest running transaction by 10,000 ids, so a cache that asked moments
+// ago still finds its rows and need not reload everything.
+const PRUNE = `
+  WITH h AS (
+    UPDATE cache_horizon SET xid = GREATEST(xid, pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 10000) WHERE id = 1 RETURNING xid)
+  DELETE FROM cache_changes WHERE xid < (SELECT xid FROM h)`;
 
 async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const lite = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
+  // Only this process writes here and it sees every write itself: no change log (migration cache_change_log).
+  await lite.exec("SET silo.change_log = 'off'");
   // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
   // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).
   const cache = process.env.SILO_READ_CACHE === 'off' ? noReadCache : createReadCache();

@@ -1,18 +1,20 @@
 // A read cache that is never stale.
 //
+// A cached read names the tables it reads; it is served only while none of them has moved since
+// the read began, so a revoked key, a disabled enrollment or a new file is seen by the very next
+// request. Tables move by generations, bumped by what each kind of database can tell:
+//
 // The embedded database (`createReadCache`): only this process writes it. Every statement Prisma
 // sends passes through `watchWrites` (the driver adapter): a statement that writes bumps the
-// generation of each table it writes, after it is committed. A cached read names the tables it
-// reads; it is served only while none of them has moved since the read began, so a revoked key, a
-// disabled enrollment or a new file is seen by the very next request.
+// generation of each table it writes, after it is committed.
 //
-// PostgreSQL (`createSnapshotReadCache`): other instances write too, and no process can know of
-// their writes without asking the database. It asks the cheapest question that settles it:
-// `pg_current_snapshot()`, sent after the read began. Equal snapshots see the same committed data
-// (every commit either raises the snapshot's xmax or takes an xid out of its in-progress list, and
-// neither goes back), so a value loaded under a snapshot is served while the database's snapshot
-// is still that one. Any commit anywhere on the server moves it: the cache pays off while nothing
-// is written, which is when reads come in bulk; under writes it loads, as if it were off.
+// PostgreSQL (`createChangeLogReadCache`): other instances write too, and no process can know of
+// their writes without asking the database. Statement triggers on the tables the cache reads
+// (TRACKED_TABLES) note each writing transaction's id in `cache_changes`, and each read asks, in
+// one statement sent after it began and shared by every reader waiting, which of those tables
+// transactions committed since the previous question wrote: the rows visible now whose xid the
+// previous snapshot did not see. Those tables' generations move. Writes to files leave a cached
+// key or entry lookup alone; a revocation anywhere is seen by the next request everywhere.
 import { coalesced } from '../coalesced';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 
@@ -98,12 +100,12 @@ function heldValues<V>(limits: ReadCacheLimits) {
   };
 }
 
-export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
+/** Values served while the generations of the tables they read are the ones they were loaded under. */
+function generationCache(limits: ReadCacheLimits) {
   const generations = new Map<string, number>();
   let all = 0; // bumped by writes to every table
   const held = heldValues<{ tables: readonly string[]; generations: number[] }>(limits);
   const generation = (table: string) => (generations.get(table) ?? 0) + all;
-
   return {
     read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
       const current = (seen: { tables: readonly string[]; generations: number[] }) =>
@@ -115,43 +117,62 @@ export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadC
       const seen = { tables, generations: tables.map(generation) };
       return held.put(key, seen, load()).value as Promise<T>;
     },
-    written(w: Written) {
+    bump(w: Written) {
       if (w === 'all') all++;
       else for (const t of w) generations.set(t, (generations.get(t) ?? 0) + 1);
     },
   };
 }
 
+export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
+  const cache = generationCache(limits);
+  return { read: cache.read, written: cache.bump };
+}
+
+/** The tables read through the cache, whose writes PostgreSQL's triggers note (migration cache_change_log). */
+export const TRACKED_TABLES: ReadonlySet<string> = new Set([
+  'api_keys',
+  'enrollment_tokens',
+  'enrollments',
+  'apps',
+  'entries',
+  'entry_folders',
+  'file_slots',
+  'files',
+]);
+
+/** What the database answers a cache's question (client.ts, CHANGES). */
+export interface Changes {
+  /** the database's snapshot now: the `since` of the next question */
+  snapshot: string;
+  /** the tables written by transactions committed since `since`; null: not known (no `since`, or its log is pruned) */
+  changed: string[] | null;
+}
+
 /**
- * A cache for a database other processes write (PostgreSQL): `snapshot()` must return the text of
- * `pg_current_snapshot()` from a query sent after it was called. A value is served while the
- * snapshot is the one it was loaded under; a load is kept only if the snapshot after it is the one
- * before it, so the load's own statements saw exactly that snapshot's data.
+ * A cache for a database other processes write (PostgreSQL). `changes(since)` asks the database
+ * which tracked tables were written by transactions committed after snapshot `since`; one
+ * question is in flight at a time, and a read waits for one sent after it began.
  */
-export function createSnapshotReadCache(snapshot: () => Promise<string>, limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
-  const held = heldValues<string>(limits);
-  const fresh = coalesced(snapshot);
-  let last = ''; // the snapshot the previous read saw
+export function createChangeLogReadCache(
+  changes: (since: string | null) => Promise<Changes>,
+  limits: ReadCacheLimits = DEFAULT_LIMITS,
+): ReadCache {
+  const cache = generationCache(limits);
+  let since: string | null = null;
+  const refresh = coalesced(async () => {
+    const answer = await changes(since);
+    cache.bump(answer.changed === null ? 'all' : new Set(answer.changed));
+    since = answer.snapshot;
+  });
   return {
-    async read<T>(_tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
-      const now = await fresh();
-      const moved = now !== last;
-      last = now;
-      const h = held.get(key, (seen) => seen === now);
-      if (h) return h.value as Promise<T>;
-      // Something committed since the last read: while writes go on, a value would hardly be
-      // served again before the next commit, and keeping it costs a second snapshot. Load only.
-      if (moved) return load().then(deepFreeze);
-      // Readers that come with the same snapshot meanwhile share this load: it began after their
-      // snapshot was taken, so it sees at least what that snapshot saw.
-      const entry = held.put(key, now, load());
-      const value = (await entry.value) as T;
-      // Not kept unless the snapshot is still the one it was loaded under (a failed ask is a no).
-      const after = await fresh().catch(() => undefined);
-      if (after !== now) held.drop(key, entry);
-      return value;
+    async read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
+      const untracked = tables.find((t) => !TRACKED_TABLES.has(t));
+      if (untracked) throw new Error(`The read cache cannot know of writes to ${untracked}: add it to TRACKED_TABLES and its trigger`);
+      await refresh();
+      return cache.read(tables, key, load);
     },
-    // Writes are seen by the snapshot, whoever makes them.
+    // Writes are seen in the change log, whoever makes them.
     written: () => {},
   };
 }

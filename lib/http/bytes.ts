@@ -5,6 +5,7 @@ import type { File } from '../db/generated/client';
 import { ApiError } from '../errors';
 import { fileHeaders, matchesEtag, parseRange } from '../silo/files/file-headers';
 import { receiveUpload } from '../silo/files/receive-upload';
+import { readBlob } from '../silo/files/small-blobs';
 import { uploadProgress } from '../silo/files/upload-window';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { Db } from '../db/client';
@@ -12,9 +13,16 @@ import type { BlobStore } from '../storage/blob-store';
 import { config } from '../config';
 import { fileRecord } from './file-reply';
 import { idleGuarded } from './idle-body';
-import { JSON_TYPE } from './respond';
+import { sendJson } from './node-adapter';
 
-export async function serveFile(req: IncomingMessage, res: ServerResponse, store: BlobStore, file: File, download: boolean) {
+/** The bytes of a stored file (`from`: where they are kept, small-blobs.ts), with the contract's fetch headers. */
+export async function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  from: { db: Db; store: BlobStore },
+  file: File,
+  download: boolean,
+) {
   if (!file.stored) throw new ApiError('not_stored', 'The bytes of this file have not been uploaded yet');
   const size = Number(file.size);
   const headers = fileHeaders({ ...file, size }, download);
@@ -36,7 +44,7 @@ export async function serveFile(req: IncomingMessage, res: ServerResponse, store
     res.setHeader('Content-Length', size);
   }
   if (req.method === 'HEAD' || size === 0) return void res.end();
-  const stream = await store.read(file.hash, range.kind === 'partial' ? range.range : undefined, size);
+  const stream = await readBlob(from.db, from.store, file.hash, range.kind === 'partial' ? range.range : undefined, size);
   await pipeline(stream, res);
 }
 
@@ -68,11 +76,7 @@ export async function acceptUpload(req: IncomingMessage, res: ServerResponse, d:
     res.setHeader('Upload-Length', Number(file.size));
     return void res.end();
   }
-  const body = Buffer.from(JSON.stringify(await fileRecord(d, outcome.file)));
-  res.statusCode = 200;
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
+  sendJson(res, { status: 200, body: await fileRecord(d, outcome.file) });
 }
 
 /** HEAD of an upload: how many bytes are held, for a resume (tus-style headers). */

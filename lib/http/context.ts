@@ -45,6 +45,7 @@ export function limits() {
       maxInlineBytes: c.MAX_INLINE_BYTES,
       maxFileBytes: c.MAX_FILE_BYTES,
       uploadTtlSeconds: c.UPLOAD_URL_TTL_SECONDS,
+      smallBlobBytes: c.SMALL_BLOB_MAX_BYTES,
     },
     meta: { keys: c.MAX_META_KEYS, keyLength: c.MAX_META_KEY_LENGTH, valueLength: c.MAX_META_VALUE_LENGTH },
     maxJsonBytes: c.maxJsonBytes,

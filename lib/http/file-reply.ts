@@ -6,11 +6,14 @@ import { fileInput, fileUpdate } from '../schemas/files';
 import { listPreviousVersions } from '../silo/files/list-previous-versions';
 import { presentFile } from '../silo/files/present-file';
 import type { UrlSigner } from '../silo/files/file-url';
-import { limits } from './context';
-import { readJson } from './request';
-import { json } from './respond';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createFile } from '../silo/files/create-file';
+import { limits, siloContext } from './context';
+import { callerOf, jsonSourceOf, sendJson } from './node-adapter';
+import { type JsonSource, readJson } from './request';
+import { type JsonReply, json } from './respond';
 
-export const readFileInput = (req: Request) => {
+export const readFileInput = (req: Request | JsonSource) => {
   const l = limits();
   return readJson(req, fileInput(l.meta), l.maxJsonBytes);
 };
@@ -23,7 +26,32 @@ export async function fileRecord(c: { db: Tx; signer: UrlSigner }, file: File) {
 }
 
 /** 201 with Location for a new file (or version), 200 for a repeated request. */
-export async function fileCreatedResponse(c: { db: Tx; signer: UrlSigner }, file: File, created = true): Promise<Response> {
+export async function fileCreatedReply(c: { db: Tx; signer: UrlSigner }, file: File, created = true): Promise<JsonReply> {
   const headers = created ? { Location: `/silo/v1/entries/${file.entryId}/files/${file.id}` } : undefined;
-  return json(await fileRecord(c, file), { status: created ? 201 : 200, headers });
+  return { status: created ? 201 : 200, headers, body: await fileRecord(c, file) };
+}
+
+/**
+ * POST …/files and PUT …/files/{id} on Node's req/res: the JSON body read from the socket, the
+ * file made (a new version, or the same request repeated), the record answered with Content-Length.
+ */
+export async function answerFileCreate(req: IncomingMessage, res: ServerResponse, target: { entryId: string; id?: string }) {
+  const c = await siloContext(callerOf(req));
+  const input = await readFileInput(jsonSourceOf(req));
+  const { file, created } = await createFile({
+    db: c.db,
+    store: c.store,
+    scope: c.scope,
+    entryId: target.entryId,
+    id: target.id,
+    input,
+    limits: limits().files,
+    actor: c.actor,
+  });
+  sendJson(res, await fileCreatedReply(c, file, created));
+}
+
+export async function fileCreatedResponse(c: { db: Tx; signer: UrlSigner }, file: File, created = true): Promise<Response> {
+  const reply = await fileCreatedReply(c, file, created);
+  return json(reply.body, reply);
 }

@@ -3,6 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { NodeHandler } from './node-route';
+import type { JsonSource } from './request';
+import { JSON_TYPE, type JsonReply } from './respond';
 import type { Handler } from './route';
 
 /** A web handler as a Pages route method; the route's path parameters are its params. */
@@ -40,6 +42,26 @@ async function sendWebResponse(res: ServerResponse, response: Response): Promise
   if (!response.body) return void res.end();
   const body = Buffer.from(await response.arrayBuffer());
   res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/**
+ * A Node request's JSON body as readJson reads it, without a web stream in between. Its iterator
+ * leaves the request open when readJson stops early (413): the answer is still to be sent.
+ */
+export const jsonSourceOf = (req: IncomingMessage): JsonSource => ({
+  contentType: (req.headers['content-type'] as string | undefined) ?? null,
+  contentLength: (req.headers['content-length'] as string | undefined) ?? null,
+  body: req.iterator({ destroyOnReturn: false }),
+});
+
+/** Answers JSON, with Content-Length. */
+export function sendJson(res: ServerResponse, reply: JsonReply) {
+  const body = Buffer.from(JSON.stringify(reply.body));
+  res.statusCode = reply.status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', body.length);
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   res.end(body);
 }
 

@@ -35,32 +35,43 @@ function isJsonType(contentType: string | null): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** Reads a web body stream, refusing (413) as soon as it passes `maxBytes`. */
-async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
+/**
+ * Reads a body, refusing (413) as soon as it passes `maxBytes`. Leaving the loop early ends a web
+ * stream (cancelled); a Node request's iterator must be made not to destroy it, so the 413 can
+ * still be sent (node-route.ts reads and drops the rest).
+ */
+async function readLimited(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
   if (!body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError('too_large', `The request body is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) throw new ApiError('too_large', `The request body is larger than ${maxBytes} bytes`);
+    chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks);
 }
 
+/** A request body with the headers that describe it: a web Request's, or a Node request's (node-adapter.ts). */
+export interface JsonSource {
+  contentType: string | null;
+  contentLength: string | null;
+  body: AsyncIterable<Uint8Array> | null;
+}
+
+const webSource = (req: Request): JsonSource => ({
+  contentType: req.headers.get('content-type'),
+  contentLength: req.headers.get('content-length'),
+  body: req.body as AsyncIterable<Uint8Array> | null,
+});
+
 /** A JSON endpoint's body: 415 for another type, 413 past the limit, 400 for bad JSON, 422 for bad fields. */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S, maxBytes: number): Promise<z.infer<S>> {
-  if (!isJsonType(req.headers.get('content-type')))
-    throw new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json');
-  const declared = Number(req.headers.get('content-length') ?? NaN);
+export async function readJson<S extends z.ZodType>(req: Request | JsonSource, schema: S, maxBytes: number): Promise<z.infer<S>> {
+  const source = req instanceof Request ? webSource(req) : req;
+  if (!isJsonType(source.contentType)) throw new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json');
+  const declared = Number(source.contentLength ?? NaN);
   if (declared > maxBytes) throw new ApiError('too_large', `The request body is larger than ${maxBytes} bytes`);
-  const raw = await readLimited(req.body, maxBytes);
+  const raw = await readLimited(source.body, maxBytes);
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));

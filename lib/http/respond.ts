@@ -3,6 +3,13 @@ import type { ApiError } from '../errors';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A JSON answer for either router: json() makes it a web Response, sendJson() (node-adapter.ts) writes it to Node's. */
+export interface JsonReply {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
 export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return new Response(JSON.stringify(body), {
     status: init.status ?? 200,

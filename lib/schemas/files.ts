@@ -27,6 +27,8 @@ export interface FileLimits {
   maxInlineBytes: number;
   maxFileBytes: number;
   uploadTtlSeconds: number;
+  /** inline bytes up to this size are kept in the database (small-blobs.ts); 0: always the blob store */
+  smallBlobBytes: number;
 }
 
 const HASH_EXAMPLE = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';

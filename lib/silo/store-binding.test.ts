@@ -83,7 +83,7 @@ describe.each(testDatabases())('store binding (%s)', (database) => {
         scope: { owners: [owner.id], sandbox: false },
         entryId: entry.id,
         input: parseFileInput({ name: 'x', data: 'eA==' }),
-        limits: { maxInlineBytes: 1e6, maxFileBytes: 1e6, uploadTtlSeconds: 60 },
+        limits: { maxInlineBytes: 1e6, maxFileBytes: 1e6, uploadTtlSeconds: 60, smallBlobBytes: 0 }, // bytes in the store, whose folder this is about
       });
       const problem = await movedDefaultProblem(other.db.prisma, o);
       expect(problem).toContain(`STORAGE_DIR=${path.join(root, 'blobs')}`);

@@ -4,16 +4,20 @@
 // while it looks for references and deletes, so a free never removes bytes that a racing upload
 // is about to point at. The blobs table records what the store holds.
 import type { Db } from '../../db/client';
+import { Prisma } from '../../db/generated/client';
 import type { BlobStore } from '../../storage/blob-store';
+import { blobExists, forgetBytes } from './small-blobs';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 const TX = { timeout: 120_000, maxWait: 120_000 };
 
 const LOCK_SPACE = 7230201;
-const lockHash = (tx: Tx, hash: string) => tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${hash}, ${LOCK_SPACE}))`;
+/** The SQL that takes the lock of `hash` until its transaction ends. */
+export const hashLock = (hash: string) => Prisma.sql`pg_advisory_xact_lock(hashtextextended(${hash}, ${LOCK_SPACE}))`;
+const lockHash = (tx: Tx, hash: string) => tx.$executeRaw`SELECT ${hashLock(hash)}`;
 /** The lock and the record in one round trip: the CTE runs first, as the INSERT reads it. */
 const lockAndRecord = (tx: Tx, blob: { hash: string; size: number }) => tx.$executeRaw`
-  WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${blob.hash}, ${LOCK_SPACE})))
+  WITH locked AS (SELECT ${hashLock(blob.hash)})
   INSERT INTO blobs (hash, size) SELECT ${blob.hash}, ${blob.size} FROM locked ON CONFLICT (hash) DO NOTHING`;
 
 /** Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point at it) in one transaction. */
@@ -68,7 +72,7 @@ export async function withRecordedBlob<T>(
 export async function withExistingBlob<T>(db: Db, store: BlobStore, hash: string, refer: (tx: Tx) => Promise<T>): Promise<T | false> {
   return db.$transaction(async (tx) => {
     await lockHash(tx, hash);
-    if (!(await store.exists(hash))) return false;
+    if (!(await blobExists(tx, store, hash))) return false;
     return refer(tx);
   }, TX);
 }
@@ -97,6 +101,7 @@ export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<strin
         if (refs[0].n > 0) return false;
         await store.delete(hash);
         await tx.$executeRaw`DELETE FROM blobs WHERE hash = ${hash}`;
+        forgetBytes(hash);
         return true;
       }, TX);
       if (done) freed++;

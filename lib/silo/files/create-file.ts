@@ -87,9 +87,15 @@ function rowFields(input: FileInput, content: Content) {
 }
 
 async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
-  return placeInline(o, content, (tx) =>
-    insertCurrent(tx, { id, entryId, urlNonce: nonce(), createdBy: o.actor ?? null, restoredFrom: null, ...rowFields(o.input, content) }),
-  );
+  const row = { id, entryId, urlNonce: nonce(), createdBy: o.actor ?? null, restoredFrom: null, ...rowFields(o.input, content) };
+  // A small blob: file, version and bytes in one statement, the bytes kept in the database (small-blobs.ts).
+  if (content.size <= o.limits.smallBlobBytes) {
+    return insertCurrent(o.db, row, must(content.bytes, 'inline bytes')).catch((err) => {
+      if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
+      throw err;
+    });
+  }
+  return placeInline(o, content, (tx) => insertCurrent(tx, row));
 }
 
 /**

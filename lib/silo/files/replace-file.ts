@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client';
 import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
+import { hashLock } from './blobs';
 
 class AlreadyStored extends Error {}
 
@@ -37,10 +38,24 @@ export type NewStoredFile = Pick<
  * five round trips. The slot's upsert locks its row as makeCurrent's UPDATE does, so racing
  * versions still serialise on it and each gets its own number. current_id has no foreign key,
  * so the slot may name the file the same statement inserts.
+ *
+ * With `bytes` (a small blob, small-blobs.ts) the statement also keeps them in the blob's row,
+ * under the hash's lock (blobs.ts), so it needs no transaction around it: a free of the same hash
+ * either ran before it (and this inserts the row anew, bytes and all) or comes after its commit
+ * and sees the file. A row of the same bytes in the blob store gets them too; one holding them
+ * already is left as it is.
  */
-export async function insertCurrent(tx: Tx, f: NewStoredFile): Promise<File> {
-  const rows = await tx.$queryRaw<File[]>`
-    WITH slot AS (
+export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array): Promise<File> {
+  const blob = bytes
+    ? Prisma.sql`locked AS (SELECT ${hashLock(f.hash)}),
+      blob AS (
+        INSERT INTO blobs (hash, size, data) SELECT ${f.hash}, ${f.size}, decode(${base64(bytes)}, 'base64') FROM locked
+        ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data WHERE blobs.data IS NULL),`
+    : Prisma.empty;
+  const rows = await tx.$queryRaw<
+    Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'>[]
+  >`
+    WITH ${blob} slot AS (
       INSERT INTO file_slots (id, entry_id, category, key, seq, current_id)
       VALUES (${randomUUID()}::uuid, ${f.entryId}::uuid, ${f.category}, ${f.key ?? f.name}, 1, ${f.id}::uuid)
       ON CONFLICT (entry_id, category, key) DO UPDATE SET seq = file_slots.seq + 1, current_id = EXCLUDED.current_id
@@ -51,9 +66,32 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile): Promise<File> {
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, slot.seq, ${f.urlNonce}, now(),
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
     FROM slot
-    RETURNING ${FILE_COLUMNS}`;
-  return rows[0];
+    RETURNING ${MADE_COLUMNS}`;
+  // What the statement made or normalised comes back (jsonb keeps its own key order); the rest is what was sent.
+  return {
+    ...rows[0],
+    id: f.id,
+    entryId: f.entryId,
+    name: f.name,
+    category: f.category,
+    key: f.key,
+    desc: f.desc,
+    mime: f.mime,
+    size: f.size,
+    hash: f.hash,
+    stored: true,
+    embeddable: f.embeddable,
+    private: f.private,
+    urlNonce: f.urlNonce,
+    uploadExpiresAt: null,
+  };
 }
+
+/** The columns of a stored row insertCurrent does not know before: a short row is cheaper to read back. */
+const MADE_COLUMNS = Prisma.raw(
+  `slot_id::text AS "slotId", version, link_nonce AS "linkNonce", meta, created_by AS "createdBy", restored_from AS "restoredFrom",
+   created_at AS "createdAt", stored_at AS "storedAt"`,
+);
 
 /**
  * Inserts a placeholder in its slot (made if new) in one statement: no delete of the slot's last
@@ -83,5 +121,11 @@ const FILE_COLUMNS = Prisma.raw(
    private, meta, version, url_nonce AS "urlNonce", link_nonce AS "linkNonce", created_by AS "createdBy",
    restored_from AS "restoredFrom", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt"`,
 );
+
+/**
+ * Bytes as a text parameter the database decodes: the embedded database's driver would spell a
+ * bytea parameter out as hex one byte at a time in JavaScript (small-blobs.ts reads them back so too).
+ */
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));

@@ -11,7 +11,9 @@
 // operator's word.
 import type { Db } from '../../db/client';
 import type { BlobStore } from '../../storage/blob-store';
+import { Prisma } from '../../db/generated/client';
 import { freeBlobs, underBlobLock } from './blobs';
+import { forgetBytes } from './small-blobs';
 
 const BATCH = 500;
 
@@ -60,19 +62,26 @@ export async function sweepBlobs(db: Db, store: BlobStore, opts: BlobSweepOption
     }
   }
   await free(batch);
-  // Rows of the blobs table whose bytes are gone (freed by hand, or never placed): rows only.
+  // Rows of the blobs table whose bytes are gone (freed by hand, or never placed), and bytes the
+  // database keeps (small-blobs.ts) for no file: rows and kept bytes only, never the store's.
   for (let after = ''; ; ) {
-    const rows = await db.$queryRaw<{ hash: string }[]>`
-      SELECT b.hash FROM blobs b WHERE b.hash > ${after}
+    const rows = await db.$queryRaw<{ hash: string; kept: boolean }[]>`
+      SELECT b.hash, b.data IS NOT NULL AS kept FROM blobs b WHERE b.hash > ${after}
         AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.stored)
       ORDER BY b.hash LIMIT ${BATCH}`;
     if (!rows.length) break;
     after = rows[rows.length - 1].hash;
-    for (const { hash } of rows) {
-      if (await store.exists(hash)) continue;
+    for (const { hash, kept } of rows) {
+      if (!kept && (await store.exists(hash))) continue;
       await underBlobLock(db, hash, async (tx) => {
-        if (await store.exists(hash)) return;
-        await tx.$executeRaw`DELETE FROM blobs b WHERE b.hash = ${hash} AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.stored)`;
+        const unreferenced = Prisma.sql`b.hash = ${hash} AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.stored)`;
+        const changed = (await store.exists(hash))
+          ? await tx.$executeRaw`UPDATE blobs b SET data = NULL WHERE ${unreferenced} AND b.data IS NOT NULL`
+          : await tx.$executeRaw`DELETE FROM blobs b WHERE ${unreferenced}`;
+        if (changed && kept) {
+          forgetBytes(hash);
+          result.freed++;
+        }
       }).catch((err) => (failure ??= err));
     }
   }

@@ -24,7 +24,7 @@ it('drops the held bytes of expired placeholders and old scratch copies, keeps l
         scope: { owners: [owner.id] },
         entryId: entry.id,
         input: parse({ name, mime: 'application/pdf', sha256: createHash('sha256').update(name).digest('hex'), size: 100 }),
-        limits: { maxInlineBytes: 1e6, maxFileBytes: 1e9, uploadTtlSeconds: 3600 },
+        limits: { maxInlineBytes: 1e6, maxFileBytes: 1e9, uploadTtlSeconds: 3600, smallBlobBytes: 0 },
       })
     ).file;
   const live = await placeholder('live');

@@ -34,7 +34,7 @@ async function readLink(req: IncomingMessage, res: ServerResponse, ctx: NodeCont
   const { secret } = await signerFor(callerOf(req).headers);
   const id = pathId(ctx.query.id, 'File not found');
   const file = await findFileByLink({ db, secret, id, expires: ctx.query.expires, sig });
-  await serveFile(req, res, blobStore(), file, ctx.query.download === '1');
+  await serveFile(req, res, { db, store: blobStore() }, file, ctx.query.download === '1');
 }
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
@@ -42,7 +42,7 @@ async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext)
   const c = await load(req, ctx);
   if (!c.file.stored && req.method === 'HEAD') return uploadStatus(res, c, c.file);
   await c.mayRead(c.file);
-  await serveFile(req, res, c.store, c.file, ctx.query.download === '1');
+  await serveFile(req, res, c, c.file, ctx.query.download === '1');
 }
 
 async function upload(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {

@@ -2,14 +2,13 @@
 // a new version, docs/api.md, Files), PATCH (description, meta, flags) and DELETE answer JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveFile } from '@/lib/http/bytes';
-import { limits, siloContext } from '@/lib/http/context';
+import { siloContext } from '@/lib/http/context';
 import { entryFileOf } from '@/lib/http/entry-file';
-import { fileCreatedResponse, fileRecord, readFileInput, readFileUpdate } from '@/lib/http/file-reply';
+import { answerFileCreate, fileRecord, readFileUpdate } from '@/lib/http/file-reply';
 import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
 import { callerOf, viaWeb } from '@/lib/http/node-adapter';
 import { pathId } from '@/lib/http/request';
 import { json, noContent } from '@/lib/http/respond';
-import { createFile } from '@/lib/silo/files/create-file';
 import { deleteFile } from '@/lib/silo/files/delete-file';
 import { updateFile } from '@/lib/silo/files/update-file';
 
@@ -17,29 +16,14 @@ export const config = { api: { bodyParser: false, responseLimit: false, external
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
   const c = await siloContext(callerOf(req));
-  await serveFile(req, res, c.store, await entryFileOf(c, ctx.query), ctx.query.download === '1');
+  await serveFile(req, res, c, await entryFileOf(c, ctx.query), ctx.query.download === '1');
 }
 
 export default nodeRoute({
   GET: read,
   HEAD: read,
-  PUT: viaWeb(async (req, { params }) => {
-    const c = await siloContext(req);
-    const entryId = pathId(params.entry_id, 'Entry not found');
-    const id = pathId(params.id, 'File not found');
-    const input = await readFileInput(req);
-    const { file, created } = await createFile({
-      db: c.db,
-      store: c.store,
-      scope: c.scope,
-      entryId,
-      id,
-      input,
-      limits: limits().files,
-      actor: c.actor,
-    });
-    return fileCreatedResponse(c, file, created);
-  }),
+  PUT: (req, res, ctx) =>
+    answerFileCreate(req, res, { entryId: pathId(ctx.query.entry_id, 'Entry not found'), id: pathId(ctx.query.id, 'File not found') }),
   PATCH: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
     const file = await entryFileOf(c, params);

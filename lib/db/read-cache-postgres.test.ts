@@ -1,0 +1,85 @@
+// The read cache on PostgreSQL, with a second instance writing the same database: what one
+// instance commits, the other's cache sees at once, through the change log its triggers write.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeEnrollment } from '../access/authorize-enrollment';
+import { principalFromBearer } from '../access/authenticate';
+import { createApp } from '../access/create-app';
+import { createOwner } from '../access/create-owner';
+import { revokeApiKey } from '../access/revoke-api-key';
+import { setEnrollmentDisabled } from '../access/set-enrollment-disabled';
+import { verifyClient } from '../access/verify-client';
+import { testWorld, type TestWorld } from '../testing/database';
+import { openDatabase, readCacheOf } from './client';
+import { TRACKED_TABLES } from './read-cache';
+
+describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance writing', () => {
+  let w: TestWorld;
+  beforeAll(async () => (w = await testWorld({ database: 'postgres' })));
+  afterAll(() => w.close());
+
+  it('has a change-log trigger on exactly the tables the cache may read, and prunes the log', async () => {
+    const rows = await w.db.prisma.$queryRaw<{ table: string }[]>`
+      SELECT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'cache_change' ORDER BY 1`;
+    expect(rows.map((r) => r.table)).toEqual([...TRACKED_TABLES].sort());
+    await createOwner(w.db.prisma, 'logged'); // an api key: a tracked write
+    const logged = await w.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM cache_changes WHERE table_name = 'api_keys'`;
+    expect(logged[0].n).toBeGreaterThan(0);
+  });
+
+  it('refuses a key another instance revoked, or a token of an enrollment it disabled, at once, though cached', async () => {
+    const other = await openDatabase({ url: w.url });
+    try {
+      const db = w.db.prisma;
+      const owner = await createOwner(db, 'cached on pg');
+      const key = owner.api_keys[0];
+      await principalFromBearer(db, key.key);
+      await principalFromBearer(db, key.key);
+      await revokeApiKey({ db: other.prisma, ownerId: owner.id, keyId: key.id });
+      await expect(principalFromBearer(db, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
+
+      // An enrollment disabled by the other instance: its token is refused at once, and works again once enabled.
+      const made = await createApp(db, { name: 'cached app', trusted: true });
+      const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
+      const { id, token } = await authorizeEnrollment(db, { app, ownerId: owner.id, tokenTtlSeconds: 60 });
+      for (let i = 0; i < 2; i++) await principalFromBearer(db, token);
+      const admin = { owners: 'all' as const };
+      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: true });
+      await expect(principalFromBearer(db, token)).rejects.toMatchObject({ key: 'enrollment_disabled' });
+      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: false });
+      expect((await principalFromBearer(db, token)).kind).toBe('owner');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('serves a read from the cache while its tables are not written, and sees a commit to them at once', async () => {
+    const other = await openDatabase({ url: w.url });
+    try {
+      const db = w.db.prisma;
+      const owner = await createOwner(db, 'counted on pg');
+      let loads = 0;
+      const count = () =>
+        readCacheOf(db).read(['entries'], `count ${owner.id}`, () => {
+          loads++;
+          return db.entry.count({ where: { ownerId: owner.id } });
+        });
+      expect(await count()).toBe(0);
+      expect(await count()).toBe(0);
+      // Writes of other tables, by the other instance, leave it cached.
+      await other.prisma.$executeRaw`UPDATE api_keys SET prefix = prefix WHERE owner_id = ${owner.id}::uuid`;
+      expect(await count()).toBe(0);
+      expect(loads).toBe(1);
+      // A transaction of the other instance: not seen while open, seen as soon as it commits.
+      await other.prisma.$transaction(async (tx) => {
+        await tx.entry.create({ data: { id: crypto.randomUUID(), ownerId: owner.id, sandbox: false } });
+        expect(await count()).toBe(0);
+      });
+      expect(await count()).toBe(1);
+      await other.prisma
+        .$executeRaw`INSERT INTO entries (id, owner_id, sandbox, updated_at) VALUES (${crypto.randomUUID()}::uuid, ${owner.id}::uuid, false, now())`;
+      expect(await count()).toBe(2);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "blobs" ADD COLUMN     "data" BYTEA;
