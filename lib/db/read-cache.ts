@@ -199,9 +199,10 @@ const classified = new Map<string, Written | undefined>();
 
 /**
  * Tables that triggers write when these are written (prisma/migrations): entry_folders follows
- * entries. read-cache.test.ts checks this against the triggers the database has.
+ * entries; a slot's rev follows its stored versions (slot_history_revision). read-cache.test.ts
+ * checks this against the triggers the database has.
  */
-export const TRIGGERED: Readonly<Record<string, readonly string[]>> = { entries: ['entry_folders'] };
+export const TRIGGERED: Readonly<Record<string, readonly string[]>> = { entries: ['entry_folders'], files: ['file_slots'] };
 
 /**
  * The tables a statement writes, or undefined when it writes none. Errs towards writing: a

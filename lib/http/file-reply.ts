@@ -1,15 +1,17 @@
 // What the file endpoints share across both routers: reading a file request, and the record a
 // file is answered with (its history included), so POST …/files and PUT …/files/{id} answer alike.
+import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/client';
 import type { File } from '../db/generated/client';
 import { fileInput, fileUpdate } from '../schemas/files';
 import { listPreviousVersions } from '../silo/files/list-previous-versions';
 import { presentFile } from '../silo/files/present-file';
+import { slotHistoriesOf } from '../silo/files/slot-history';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createFile } from '../silo/files/create-file';
 import { limits, siloContext } from './context';
-import { callerOf, jsonSourceOf, sendJson } from './node-adapter';
+import { callerOf, jsonSourceOf, sendJson, sendJsonText } from './node-adapter';
 import { type JsonSource, readJson } from './request';
 import { type JsonReply, json } from './respond';
 
@@ -27,7 +29,7 @@ export async function fileRecord(c: { db: Tx; signer: UrlSigner }, file: File) {
 
 /** 201 with Location for a new file (or version), 200 for a repeated request. */
 export async function fileCreatedReply(c: { db: Tx; signer: UrlSigner }, file: File, created = true): Promise<JsonReply> {
-  const headers = created ? { Location: `/silo/v1/entries/${file.entryId}/files/${file.id}` } : undefined;
+  const headers = created ? createdHeaders(file) : undefined;
   return { status: created ? 201 : 200, headers, body: await fileRecord(c, file) };
 }
 
@@ -38,7 +40,7 @@ export async function fileCreatedReply(c: { db: Tx; signer: UrlSigner }, file: F
 export async function answerFileCreate(req: IncomingMessage, res: ServerResponse, target: { entryId: string; id?: string }) {
   const c = await siloContext(callerOf(req));
   const input = await readFileInput(jsonSourceOf(req));
-  const { file, created } = await createFile({
+  const { file, created, made } = await createFile({
     db: c.db,
     store: c.store,
     scope: c.scope,
@@ -48,8 +50,23 @@ export async function answerFileCreate(req: IncomingMessage, res: ServerResponse
     limits: limits().files,
     actor: c.actor,
   });
-  sendJson(res, await fileCreatedReply(c, file, created));
+  if (!made) return sendJson(res, await fileCreatedReply(c, file, created));
+  // A version one statement made current: its history as cached text (slot-history.ts), spliced
+  // into the record where `previous` goes, and written without joining it.
+  const previous = await slotHistoriesOf(c.db).previousOf(c.db, made);
+  const record: Record<string, unknown> = presentFile(file, c.signer, []);
+  record.previous = PREVIOUS_HERE; // in the place the key already has
+  const [head, tail] = JSON.stringify(record).split(JSON.stringify(PREVIOUS_HERE));
+  sendJsonText(res, { status: 201, headers: createdHeaders(file) }, [Buffer.from(`${head}[`), ...previous, Buffer.from(`]${tail}`)]);
 }
+
+/**
+ * Marks where `previous` goes in a record's JSON: a string no record holds (NUL is refused in
+ * every string, and this one is not known outside the process).
+ */
+const PREVIOUS_HERE = `\u0000${randomUUID()}`;
+
+const createdHeaders = (file: File) => ({ Location: `/silo/v1/entries/${file.entryId}/files/${file.id}` });
 
 export async function fileCreatedResponse(c: { db: Tx; signer: UrlSigner }, file: File, created = true): Promise<Response> {
   const reply = await fileCreatedReply(c, file, created);

@@ -13,6 +13,7 @@ import { decodeInline } from './inline-data';
 import { withPlacedBlob, withRecordedBlob } from './blobs';
 import { insertCurrent, insertPlaceholder, makeCurrent } from './replace-file';
 import { lockForCompletion } from './complete-placeholder';
+import type { MadeVersion } from './slot-history';
 import { withUploadLease } from './upload-lock';
 
 export interface CreateFileOptions {
@@ -35,7 +36,14 @@ interface Content {
   bytes?: Buffer;
 }
 
-export async function createFile(o: CreateFileOptions): Promise<{ file: File; created: boolean }> {
+export interface CreatedFile {
+  file: File;
+  created: boolean;
+  /** a version one committed statement made current, with its slot's rev: its history may be cached */
+  made?: MadeVersion;
+}
+
+export async function createFile(o: CreateFileOptions): Promise<CreatedFile> {
   const entry = await findEntry({ db: o.db, scope: o.scope, id: o.entryId });
   const content = contentOf(o.input, o.limits);
   if (o.id) {
@@ -44,8 +52,8 @@ export async function createFile(o: CreateFileOptions): Promise<{ file: File; cr
   }
   const id = o.id ?? randomUUID();
   try {
-    const file = content.bytes ? await storeInline(o, entry.id, id, content) : await createPlaceholder(o, entry.id, id, content);
-    return { file, created: true };
+    if (content.bytes) return { ...(await storeInline(o, entry.id, id, content)), created: true };
+    return { file: await createPlaceholder(o, entry.id, id, content), created: true };
   } catch (err) {
     // Two PUTs of one id at once: the loser answers as a repeat of the winner (200, or 409 for
     // other values). insertCurrent's one statement fails on the id, or first on the slot's
@@ -86,16 +94,23 @@ function rowFields(input: FileInput, content: Content) {
   };
 }
 
-async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
+async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<Omit<CreatedFile, 'created'>> {
   const row = { id, entryId, urlNonce: nonce(), createdBy: o.actor ?? null, restoredFrom: null, ...rowFields(o.input, content) };
   // A small blob: file, version and bytes in one statement, the bytes kept in the database (small-blobs.ts).
   if (content.size <= o.limits.smallBlobBytes) {
-    return insertCurrent(o.db, row, must(content.bytes, 'inline bytes')).catch((err) => {
+    const { slotRev, ...file } = await insertCurrent(o.db, row, must(content.bytes, 'inline bytes')).catch((err) => {
       if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
       throw err;
     });
+    // Committed (no transaction around it): the history before it may come from the cache.
+    return { file, made: { slotId: file.slotId, rev: slotRev, version: { ...file, version: must(file.version, 'a stored version') } } };
   }
-  return placeInline(o, content, (tx) => insertCurrent(tx, row));
+  return {
+    file: await placeInline(o, content, async (tx) => {
+      const { slotRev: _, ...file } = await insertCurrent(tx, row);
+      return file;
+    }),
+  };
 }
 
 /**

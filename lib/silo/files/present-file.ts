@@ -21,19 +21,20 @@ export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersi
     private: f.private,
     meta: f.meta as Record<string, string>,
     ...history(f),
-    ...(previous
-      ? {
-          previous: previous.map((p) => ({
-            id: p.id,
-            hash: p.hash,
-            size: Number(p.size),
-            desc: p.desc,
-            ...history(p),
-            created_at: p.createdAt.toISOString(),
-          })),
-        }
-      : {}),
+    ...(previous ? { previous: previous.map(presentPrevious) } : {}),
     created_at: f.createdAt.toISOString(),
+  };
+}
+
+/** An earlier version as a file's `previous` lists it. */
+export function presentPrevious(p: PreviousVersion): NonNullable<FileRecord['previous']>[number] {
+  return {
+    id: p.id,
+    hash: p.hash,
+    size: Number(p.size),
+    desc: p.desc,
+    ...history(p),
+    created_at: p.createdAt.toISOString(),
   };
 }
 

@@ -44,8 +44,11 @@ export type NewStoredFile = Pick<
  * either ran before it (and this inserts the row anew, bytes and all) or comes after its commit
  * and sees the file. A row of the same bytes in the blob store gets them too; one holding them
  * already is left as it is.
+ *
+ * It answers the slot's rev as the statement left it too: with the version's number (the slot's
+ * seq), it dates the history before the version (slot-history.ts).
  */
-export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array): Promise<File> {
+export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array): Promise<File & { slotRev: string }> {
   const blob = bytes
     ? Prisma.sql`locked AS (SELECT ${hashLock(f.hash)}),
       blob AS (
@@ -53,20 +56,22 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array
         ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data WHERE blobs.data IS NULL),`
     : Prisma.empty;
   const rows = await tx.$queryRaw<
-    Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'>[]
+    (Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'> & {
+      slotRev: string;
+    })[]
   >`
     WITH ${blob} slot AS (
       INSERT INTO file_slots (id, entry_id, category, key, seq, current_id)
       VALUES (${randomUUID()}::uuid, ${f.entryId}::uuid, ${f.category}, ${f.key ?? f.name}, 1, ${f.id}::uuid)
       ON CONFLICT (entry_id, category, key) DO UPDATE SET seq = file_slots.seq + 1, current_id = EXCLUDED.current_id
-      RETURNING id, seq)
+      RETURNING id, seq, rev)
     INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version, url_nonce, stored_at,
       created_by, restored_from)
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, true,
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, slot.seq, ${f.urlNonce}, now(),
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
     FROM slot
-    RETURNING ${MADE_COLUMNS}`;
+    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev"`;
   // What the statement made or normalised comes back (jsonb keeps its own key order); the rest is what was sent.
   return {
     ...rows[0],

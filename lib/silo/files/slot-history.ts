@@ -1,0 +1,175 @@
+// A replacement's `previous` without reading its whole history again (issue 11). Every version of
+// a file lists the versions before it, so the answer to the 2,000th replacement of one file holds
+// 1,999 of them. This process keeps, per slot, that list as JSON text, dated by the slot's seq
+// (bumped by every new stored version) and rev (bumped by a trigger on every update or delete of a
+// stored version: migration slot_history_revision). The statement that makes a version current
+// returns both (replace-file.ts, insertCurrent); while rev has not moved, the versions before it
+// are the cached ones below it, and the cache grows by the new version without a query. Anything
+// else (another instance's versions, a deleted or edited version) reads what changed, in one
+// statement with the slot's seq and rev: the text is never older than the database it answers for.
+import type { Tx } from '../../db/client';
+import type { PreviousVersion } from './list-previous-versions';
+import { presentPrevious } from './present-file';
+
+/** A version an autocommit statement made current: its slot's seq (its own version) and rev then. */
+export interface MadeVersion {
+  slotId: string;
+  rev: string;
+  version: PreviousVersion & { version: number };
+}
+
+/** A file's `previous` as JSON text: the pieces of `[…]` without its brackets, to be written in order. */
+export type PreviousText = Buffer[];
+
+export interface SlotHistories {
+  /** The `previous` of a version just made current, newest first. */
+  previousOf(db: Tx, made: MadeVersion): Promise<PreviousText>;
+}
+
+/**
+ * Part of a slot's history: versions newest first, each as `,{…}` (the first piece written drops
+ * its comma), with where each starts in `text` and its number.
+ */
+interface Block {
+  text: Buffer;
+  starts: number[];
+  versions: number[];
+}
+
+/** A slot's stored versions up to `seq` when its rev was `rev`, newest first. */
+interface History {
+  seq: number;
+  rev: bigint;
+  blocks: Block[];
+  bytes: number;
+}
+
+/** A block grows by prepending (a copy) up to this size; then a new one starts. */
+const BLOCK_BYTES = 32 * 1024;
+
+export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories {
+  // Insertion order is recency: a hit is deleted and set again.
+  const histories = new Map<string, History>();
+  let held = 0;
+
+  function keep(slotId: string, h: History) {
+    const old = histories.get(slotId);
+    // Two answers of one slot may finish out of order: keep whichever history is later.
+    if (old && (old.rev > h.rev || (old.rev === h.rev && old.seq > h.seq))) return;
+    if (old) held -= old.bytes;
+    histories.delete(slotId);
+    if (h.bytes > maxBytes / 4) return; // one history alone may not crowd out the rest
+    histories.set(slotId, h);
+    held += h.bytes;
+    for (const [id, oldest] of histories) {
+      if (held <= maxBytes) break;
+      histories.delete(id);
+      held -= oldest.bytes;
+    }
+  }
+
+  return {
+    async previousOf(db, made) {
+      const { slotId, version } = made;
+      const rev = BigInt(made.rev);
+      const seq = version.version;
+      const h = histories.get(slotId);
+      if (seq === 1) {
+        // A slot's first version (most files) has none before it, and starts the slot's history.
+        keep(slotId, prepend({ seq: 0, rev, blocks: [], bytes: 0 }, seq, rev, version));
+        return [];
+      }
+      if (h && h.rev === rev && h.seq >= seq - 1) {
+        // Nothing updated or deleted since h was read: the versions before this one are h's below it.
+        if (h.seq === seq - 1) keep(slotId, prepend(h, seq, rev, version));
+        return below(h.blocks, seq);
+      }
+      // Read what h lacks (every version newer than it), or, if rev moved, everything.
+      const base = h && h.rev === rev ? h : undefined;
+      let read = await readVersions(db, slotId, base?.seq ?? 0);
+      if (base && read && read.rev !== base.rev) read = await readVersions(db, slotId, 0);
+      if (!read) return []; // the slot is gone: the file and its history were deleted since
+      const tail = base && read.rev === base.rev ? base.blocks : [];
+      const now = withNewer(tail, read.rows);
+      keep(slotId, { seq: read.seq, rev: read.rev, blocks: now, bytes: sizeOf(now) });
+      return below(now, seq);
+    },
+  };
+}
+
+/** h with one newer version (seq) in front. */
+function prepend(h: History, seq: number, rev: bigint, v: PreviousVersion): History {
+  const blocks = withNewer(h.blocks, [v]);
+  return { seq, rev, blocks, bytes: sizeOf(blocks) };
+}
+
+/** blocks with newer versions (newest first) in front: into the first block while it is small. */
+function withNewer(blocks: Block[], newer: PreviousVersion[]): Block[] {
+  if (!newer.length) return blocks;
+  const items = newer.map((v) => Buffer.from(`,${JSON.stringify(presentPrevious(v))}`));
+  const front = blocks[0] && blocks[0].text.length < BLOCK_BYTES ? blocks[0] : undefined;
+  const rest = front ? blocks.slice(1) : blocks;
+  const made: Block = { text: Buffer.alloc(0), starts: [], versions: [] };
+  let at = 0;
+  for (const [i, item] of items.entries()) {
+    made.starts.push(at);
+    made.versions.push(Number(newer[i].version));
+    at += item.length;
+  }
+  if (front) {
+    made.starts.push(...front.starts.map((s) => s + at));
+    made.versions.push(...front.versions);
+  }
+  made.text = Buffer.concat(front ? [...items, front.text] : items);
+  return [made, ...rest];
+}
+
+/** The pieces of the versions numbered below seq, the first without its leading comma. */
+function below(blocks: Block[], seq: number): PreviousText {
+  const pieces: Buffer[] = [];
+  for (const b of blocks) {
+    if (pieces.length) {
+      pieces.push(b.text);
+      continue;
+    }
+    const i = b.versions.findIndex((v) => v < seq);
+    if (i >= 0) pieces.push(b.text.subarray(b.starts[i] + 1));
+  }
+  return pieces;
+}
+
+const sizeOf = (blocks: Block[]) => blocks.reduce((n, b) => n + b.text.length + b.versions.length * 16, 0);
+
+interface Read {
+  seq: number;
+  rev: bigint;
+  rows: PreviousVersion[];
+}
+
+/** The slot's seq and rev with its stored versions numbered above `above`, newest first; none if the slot is gone. */
+async function readVersions(db: Tx, slotId: string, above: number): Promise<Read | undefined> {
+  const rows = await db.$queryRaw<(Omit<PreviousVersion, 'id'> & { id: string | null; seq: number; rev: string })[]>`
+    SELECT s.seq, s.rev::text AS rev, f.id::text, f.hash, f.size, f.created_at AS "createdAt", f.version, f."desc",
+      f.created_by AS "createdBy", f.restored_from AS "restoredFrom"
+    FROM file_slots s LEFT JOIN files f ON f.slot_id = s.id AND f.stored AND f.version > ${above}
+    WHERE s.id = ${slotId}::uuid
+    ORDER BY f.version DESC`;
+  if (!rows.length) return undefined;
+  const versions = rows.filter((r): r is typeof r & { id: string } => r.id !== null);
+  return {
+    seq: rows[0].seq,
+    rev: BigInt(rows[0].rev),
+    rows: versions.map(({ seq: _s, rev: _r, ...v }) => v),
+  };
+}
+
+/** One set of histories per database (a test's databases do not share one). */
+const perDatabase = new WeakMap<object, SlotHistories>();
+
+export function slotHistoriesOf(db: object): SlotHistories {
+  const known = perDatabase.get(db);
+  if (known) return known;
+  const made = createSlotHistories();
+  perDatabase.set(db, made);
+  return made;
+}
