@@ -182,16 +182,57 @@ test('20 concurrent replacements of one file over both instances: 1 current, 19 
     ),
   );
   for (const r of results) expect(r.status(), await r.text()).toBe(201);
-  const ids = await Promise.all(results.map(async (r) => (await r.json()).id as string));
+  type Made = { id: string; version: number; previous: { id: string; version: number }[] };
+  const made: Made[] = await Promise.all(results.map((r) => r.json()));
+  const ids = made.map((m) => m.id);
   const list = await (await A.get(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(key) })).json();
   expect(list.list).toHaveLength(1);
   const current = list.list[0];
   expect(current.previous).toHaveLength(19);
   expect(new Set([current.id, ...current.previous.map((v: { id: string }) => v.id)])).toEqual(new Set(ids));
+  // Each answer lists every version before its own, newest first, whichever instance made those
+  // (each instance caches the history it has seen: lib/silo/files/slot-history.ts).
+  const byVersion = [...made].sort((a, b) => b.version - a.version);
+  for (const m of made) expect(m.previous.map((v) => v.id)).toEqual(byVersion.filter((o) => o.version < m.version).map((o) => o.id));
   for (const [i, id] of ids.entries()) {
     const got = await (i % 2 ? A : B).get(`/silo/v1/entries/${entry.id}/files/${id}`, { headers: bearer(key) });
     expect(Buffer.compare(await got.body(), bodies[i])).toBe(0);
   }
+});
+
+test('a version edited or deleted through B shows in the next replacement made through A, which had cached the history', async ({
+  pair,
+  api,
+}) => {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  const key = await newOwner(A, pair.a.adminKey);
+  const entry = await createEntry(A, key);
+  const replace = async (n: number) => {
+    const r = await A.post(`/silo/v1/entries/${entry.id}/files`, {
+      headers: bearer(key),
+      data: { name: 'invoice.xml', category: 'format', data: Buffer.from(`<v n="${n}"/>`).toString('base64') },
+    });
+    expect(r.status(), await r.text()).toBe(201);
+    return (await r.json()) as { id: string; previous: { id: string; desc: string }[] };
+  };
+  const shown = (f: { previous: { id: string; desc: string }[] }) => f.previous.map((p) => [p.id, p.desc]);
+  const v1 = await replace(1);
+  const v2 = await replace(2);
+  expect(shown(await replace(3))).toEqual([
+    [v2.id, ''],
+    [v1.id, ''],
+  ]);
+  expect(
+    (await B.patch(`/silo/v1/entries/${entry.id}/files/${v1.id}`, { headers: bearer(key), data: { desc: 'edited on B' } })).status(),
+  ).toBe(200);
+  const v4 = await replace(4);
+  expect(shown(v4).slice(1)).toEqual([
+    [v2.id, ''],
+    [v1.id, 'edited on B'],
+  ]);
+  expect((await B.delete(`/silo/v1/entries/${entry.id}/files/${v2.id}`, { headers: bearer(key) })).status()).toBe(204);
+  expect(shown(await replace(5)).map(([id]) => id)).toEqual([v4.id, v4.previous[0].id, v1.id]);
 });
 
 test('two uploads racing to one placeholder through different instances: one wins, the other 409, bytes never mixed', async ({
