@@ -11,6 +11,7 @@ import { config } from '../config';
 import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
+import { takeTurns } from './pglite-turns';
 import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
 
 export type Db = PrismaClient;
@@ -104,6 +105,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
   const lite = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
   // Only this process writes here and it sees every write itself: no change log (migration cache_change_log).
   await lite.exec("SET silo.change_log = 'off'");
+  takeTurns(lite);
   // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
   // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).
   const cache = process.env.SILO_READ_CACHE === 'off' ? noReadCache : createReadCache();
