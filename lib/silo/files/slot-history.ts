@@ -163,10 +163,15 @@ async function readVersions(db: Tx, slotId: string, above: number): Promise<Read
   };
 }
 
-/** One set of histories per database (a test's databases do not share one). */
-const perDatabase = new WeakMap<object, SlotHistories>();
+/**
+ * One set of histories per database (a test's databases do not share one), and per process: on
+ * globalThis, as Next bundles this module once per route (ARCHITECTURE.md, Process-wide state).
+ */
+const g = globalThis as unknown as { __siloSlotHistories?: WeakMap<object, SlotHistories> };
 
 export function slotHistoriesOf(db: object): SlotHistories {
+  g.__siloSlotHistories ??= new WeakMap();
+  const perDatabase = g.__siloSlotHistories;
   const known = perDatabase.get(db);
   if (known) return known;
   const made = createSlotHistories();
