@@ -2,10 +2,10 @@
 // copies listed; --fix frees what nothing refers to and nothing else.
 import { truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEntry } from '../testing/owner';
+import { describe, expect, it } from 'vitest';
+import { withEntryWorld } from '../testing/owner';
 import type { Scope } from '../db/scope';
-import { testDatabases, testWorld, type TestWorld } from '../testing/database';
+import { testDatabases, type TestWorld } from '../testing/database';
 import { createFile } from './files/create-file';
 import { fsck } from './fsck';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../testing/files';
@@ -16,11 +16,7 @@ describe.each(testDatabases())('fsck (%s)', (database) => {
   let w: TestWorld;
   let scope: Scope;
   let entryId: string;
-  beforeAll(async () => {
-    w = await testWorld({ database });
-    ({ scope, entryId } = await createTestEntry(w.db.prisma));
-  });
-  afterAll(() => w.close());
+  withEntryWorld(database, (made) => ({ w, scope, entryId } = made));
 
   const create = async (input: object) =>
     (await createFile({ db: w.db.prisma, store: w.store, scope, entryId, input: parse(input), limits: LIMITS })).file;

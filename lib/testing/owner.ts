@@ -4,6 +4,8 @@ import type { Db } from '../db/client';
 import type { Scope } from '../db/scope';
 import { createFile } from '../silo/files/create-file';
 import type { BlobStore } from '../storage/blob-store';
+import { afterAll, beforeAll } from 'vitest';
+import { type TestDatabase, type TestWorld, testWorld } from './database';
 import { parseFileInput, sha256 as sha, TEST_FILE_LIMITS } from './files';
 
 export async function createTestOwner(db: Db, name: string) {
@@ -36,4 +38,17 @@ export async function placeholderMaker(db: Db, store: BlobStore) {
       return { file, entryId, input };
     },
   };
+}
+
+/**
+ * For a describe block of file tests: before them, a world on `database` with one live entry,
+ * handed to `take`; after them, the world closed.
+ */
+export function withEntryWorld(database: TestDatabase, take: (made: { w: TestWorld; scope: Scope; entryId: string }) => void) {
+  let w: TestWorld | undefined;
+  beforeAll(async () => {
+    w = await testWorld({ database });
+    take({ w, ...(await createTestEntry(w.db.prisma)) });
+  });
+  afterAll(() => w?.close());
 }

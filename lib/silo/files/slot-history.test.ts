@@ -3,12 +3,12 @@
 // processes (two caches on one database): replacements, edited and deleted earlier versions,
 // restores, a file deleted with its history; and under racing replacements through both.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
 import type { File } from '../../db/generated/client';
-import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
+import { testDatabases, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
-import { createTestEntry } from '../../testing/owner';
+import { withEntryWorld } from '../../testing/owner';
 import { must } from '../../must';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
@@ -47,11 +47,7 @@ describe.each(testDatabases())('the history of a replacement (%s)', (database) =
   let w: TestWorld;
   let scope: Scope;
   let entryId: string;
-  beforeAll(async () => {
-    w = await testWorld({ database });
-    ({ scope, entryId } = await createTestEntry(w.db.prisma));
-  });
-  afterAll(() => w.close());
+  withEntryWorld(database, (made) => ({ w, scope, entryId } = made));
 
   const db = () => w.db.prisma;
   const replace = (key: string, n: number) =>

@@ -3,12 +3,12 @@
 // store's copy of the same bytes, freed with its last file, safe against a free racing it, swept
 // when nothing refers to it, and checked by fsck.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
 import { toApiError } from '../../errors';
-import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
+import { testDatabases, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
-import { createTestEntry } from '../../testing/owner';
+import { withEntryWorld } from '../../testing/owner';
 import { fsck } from '../fsck';
 import { freeBlobs } from './blobs';
 import { createFile } from './create-file';
@@ -25,11 +25,7 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
   let w: TestWorld;
   let scope: Scope;
   let entryId: string;
-  beforeAll(async () => {
-    w = await testWorld({ database });
-    ({ scope, entryId } = await createTestEntry(w.db.prisma));
-  });
-  afterAll(() => w.close());
+  withEntryWorld(database, (made) => ({ w, scope, entryId } = made));
 
   const db = () => w.db.prisma;
   const create = (input: object, limits = SMALL_BLOB_LIMITS) =>

@@ -3,10 +3,10 @@
 // the file row that refers to them).
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEntry } from '../../testing/owner';
+import { describe, expect, it } from 'vitest';
+import { withEntryWorld } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
-import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
+import { testDatabases, type TestWorld } from '../../testing/database';
 import { withPlacedBlob } from './blobs';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
@@ -20,11 +20,7 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
   let w: TestWorld;
   let scope: Scope;
   let entryId: string;
-  beforeAll(async () => {
-    w = await testWorld({ database });
-    ({ scope, entryId } = await createTestEntry(w.db.prisma));
-  });
-  afterAll(() => w.close());
+  withEntryWorld(database, (made) => ({ w, scope, entryId } = made));
 
   const create = (input: object) => createFile({ db: w.db.prisma, store: w.store, scope, entryId, input: parse(input), limits: LIMITS });
   /** Bytes in the store that no file row refers to: what a crash between placing and recording leaves. */
