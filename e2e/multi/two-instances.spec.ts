@@ -59,6 +59,13 @@ async function newOwner(api: APIRequestContext, adminKey: string) {
   return body.api_keys.find((k: { sandbox: boolean }) => !k.sandbox).key as string;
 }
 
+/** A client of each instance, and the live key of a workspace made through A. */
+async function clientsAndOwner(pair: Pair, api: (s: SiloServer) => Promise<APIRequestContext>) {
+  const A = await api(pair.a);
+  const B = await api(pair.b);
+  return { A, B, key: await newOwner(A, pair.a.adminKey) };
+}
+
 async function placeholder(api: APIRequestContext, key: string, entryId: string, bytes: Buffer) {
   const res = await api.post(`/silo/v1/entries/${entryId}/files`, {
     headers: bearer(key),
@@ -118,9 +125,7 @@ async function resume(api: APIRequestContext, url: string, bytes: Buffer): Promi
 test.describe.configure({ mode: 'serial' });
 
 test('a placeholder made through A takes its bytes through B and is fetched through A', async ({ pair, api }) => {
-  const A = await api(pair.a);
-  const B = await api(pair.b);
-  const key = await newOwner(A, pair.a.adminKey);
+  const { A, B, key } = await clientsAndOwner(pair, api);
   const entry = await createEntry(A, key);
   const bytes = randomBytes(3 * 1024 * 1024 + 17);
   const p = await placeholder(A, key, entry.id, bytes);
@@ -135,9 +140,7 @@ test('a placeholder made through A takes its bytes through B and is fetched thro
 });
 
 test('an upload broken off on A resumes on B: HEAD on B reports what A held', async ({ pair, api }) => {
-  const A = await api(pair.a);
-  const B = await api(pair.b);
-  const key = await newOwner(A, pair.a.adminKey);
+  const { A, B, key } = await clientsAndOwner(pair, api);
   const entry = await createEntry(A, key);
   const bytes = randomBytes(12 * 1024 * 1024 + 5);
   const p = await placeholder(A, key, entry.id, bytes);
@@ -168,9 +171,7 @@ test('an upload broken off on A resumes on B: HEAD on B reports what A held', as
 });
 
 test('20 concurrent replacements of one file over both instances: 1 current, 19 previous, none lost', async ({ pair, api }) => {
-  const A = await api(pair.a);
-  const B = await api(pair.b);
-  const key = await newOwner(A, pair.a.adminKey);
+  const { A, B, key } = await clientsAndOwner(pair, api);
   const entry = await createEntry(A, key);
   const bodies = Array.from({ length: 20 }, (_, i) => Buffer.from(`version ${i} ${randomUUID()}`));
   const results = await Promise.all(
@@ -204,9 +205,7 @@ test('a version edited or deleted through B shows in the next replacement made t
   pair,
   api,
 }) => {
-  const A = await api(pair.a);
-  const B = await api(pair.b);
-  const key = await newOwner(A, pair.a.adminKey);
+  const { A, B, key } = await clientsAndOwner(pair, api);
   const entry = await createEntry(A, key);
   const replace = async (n: number) => {
     const r = await A.post(`/silo/v1/entries/${entry.id}/files`, {
@@ -239,9 +238,7 @@ test('two uploads racing to one placeholder through different instances: one win
   pair,
   api,
 }) => {
-  const A = await api(pair.a);
-  const B = await api(pair.b);
-  const key = await newOwner(A, pair.a.adminKey);
+  const { A, B, key } = await clientsAndOwner(pair, api);
   for (let round = 0; round < 5; round++) {
     const entry = await createEntry(A, key);
     const bytes = randomBytes(2 * 1024 * 1024);
@@ -306,9 +303,7 @@ test('the authorize rate limit holds across both instances together', async ({ p
 });
 
 test('SIGKILL of A mid-upload: B serves everything stored and the upload resumes on B', async ({ pair, api }) => {
-  const A = await api(pair.a);
-  const B = await api(pair.b);
-  const key = await newOwner(A, pair.a.adminKey);
+  const { A, B, key } = await clientsAndOwner(pair, api);
   const entry = await createEntry(A, key);
   const stored = randomBytes(1024 * 1024);
   const storedFile = await placeholder(A, key, entry.id, stored);
