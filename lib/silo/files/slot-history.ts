@@ -6,7 +6,8 @@
 // returns both (replace-file.ts, insertCurrent); while rev has not moved, the versions before it
 // are the cached ones below it, and the cache grows by the new version without a query. Anything
 // else (another instance's versions, a deleted or edited version) reads what changed, in one
-// statement with the slot's seq and rev: the text is never older than the database it answers for.
+// statement with the slot's seq and rev. An answer is the history as it was when its version was
+// made, or as it is when read: never a mix of the two.
 import type { Tx } from '../../db/client';
 import type { PreviousVersion } from './list-previous-versions';
 import { presentPrevious } from './present-file';
