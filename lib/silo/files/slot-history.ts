@@ -9,6 +9,7 @@
 // statement with the slot's seq and rev. An answer is the history as it was when its version was
 // made, or as it is when read: never a mix of the two.
 import type { Tx } from '../../db/client';
+import { SizedLru } from '../../sized-lru';
 import type { PreviousVersion } from './list-previous-versions';
 import { presentPrevious } from './present-file';
 
@@ -49,24 +50,16 @@ interface History {
 const BLOCK_BYTES = 32 * 1024;
 
 export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories {
-  // Insertion order is recency: a hit is deleted and set again.
-  const histories = new Map<string, History>();
-  let held = 0;
+  // A history kept again (grown, or read anew) becomes the most recently used.
+  const histories = new SizedLru<History>(maxBytes);
 
   function keep(slotId: string, h: History) {
-    const old = histories.get(slotId);
+    const old = histories.peek(slotId);
     // Two answers of one slot may finish out of order: keep whichever history is later.
     if (old && (old.rev > h.rev || (old.rev === h.rev && old.seq > h.seq))) return;
-    if (old) held -= old.bytes;
     histories.delete(slotId);
     if (h.bytes > maxBytes / 4) return; // one history alone may not crowd out the rest
-    histories.set(slotId, h);
-    held += h.bytes;
-    for (const [id, oldest] of histories) {
-      if (held <= maxBytes) break;
-      histories.delete(id);
-      held -= oldest.bytes;
-    }
+    histories.set(slotId, h, h.bytes);
   }
 
   return {
@@ -74,7 +67,7 @@ export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories 
       const { slotId, version } = made;
       const rev = BigInt(made.rev);
       const seq = version.version;
-      const h = histories.get(slotId);
+      const h = histories.peek(slotId);
       if (seq === 1) {
         // A slot's first version (most files) has none before it, and starts the slot's history.
         keep(slotId, prepend({ seq: 0, rev, blocks: [], bytes: 0 }, seq, rev, version));

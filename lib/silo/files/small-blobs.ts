@@ -1,58 +1,27 @@
 // Small blobs kept in the database: the bytes of an inline file up to SMALL_BLOB_MAX_BYTES live
 // in their `blobs` row (`data`), written by the same autocommit statement that records the file
-// (insertCurrentWithBytes). A file, its version and its bytes are then one commit: one round trip
-// instead of a transaction's four, and the database's write-ahead log makes the bytes durable,
-// its group commit sharing one flush among the requests that commit together, where a blob file
-// costs a write, two fsyncs and a rename each (bench/RESULTS.md). Larger bytes, uploads and
-// anything stored before go to the blob store as ever; a hash may be in both, and is read from the
-// database first. Freeing a blob deletes its row (blobs.ts freeBlobs), and its bytes with it.
+// (insertCurrent with its bytes, replace-file.ts). A file, its version and its bytes are then one
+// commit: one round trip instead of a transaction's four, and the database's write-ahead log
+// makes the bytes durable, its group commit sharing one flush among the requests that commit
+// together, where a blob file costs a write, two fsyncs and a rename each (bench/RESULTS.md).
+// Larger bytes, uploads and anything stored before go to the blob store as ever; a hash may be in
+// both, and is read from the database first. Freeing a blob deletes its row (blobs.ts freeBlobs),
+// and its bytes with it.
 import { Readable } from 'node:stream';
 import type { Tx } from '../../db/client';
 import type { BlobStore, ByteRange } from '../../storage/blob-store';
+import { SizedLru } from '../../sized-lru';
 
 /** The largest SMALL_BLOB_MAX_BYTES may be: no blob over this size is in the database. */
 export const SMALL_BLOB_CEILING = 1024 * 1024;
 
 /**
- * Bytes by hash, for reads. A hash names its bytes forever, so a cached value can never be wrong:
- * only a freed blob's may linger, and no stored file refers to it to be read through.
+ * Bytes by hash, for reads (32 MiB, least recently used). A hash names its bytes forever, so a
+ * cached value can never be wrong: only a freed blob's may linger, and no stored file refers to it
+ * to be read through.
  */
-class BytesCache {
-  private readonly map = new Map<string, Buffer>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
-
-  get(hash: string): Buffer | undefined {
-    const v = this.map.get(hash);
-    if (v) {
-      // most recently used last
-      this.map.delete(hash);
-      this.map.set(hash, v);
-    }
-    return v;
-  }
-
-  set(hash: string, v: Buffer) {
-    if (v.length > this.maxBytes || this.map.has(hash)) return;
-    this.map.set(hash, v);
-    this.bytes += v.length;
-    for (const [k, old] of this.map) {
-      if (this.bytes <= this.maxBytes) break;
-      this.map.delete(k);
-      this.bytes -= old.length;
-    }
-  }
-
-  delete(hash: string) {
-    const v = this.map.get(hash);
-    if (!v) return;
-    this.map.delete(hash);
-    this.bytes -= v.length;
-  }
-}
-
-const g = globalThis as unknown as { __siloSmallBlobs?: BytesCache };
-const cache = () => (g.__siloSmallBlobs ??= new BytesCache(32 * 1024 * 1024));
+const g = globalThis as unknown as { __siloSmallBlobs?: SizedLru<Buffer> };
+const cache = () => (g.__siloSmallBlobs ??= new SizedLru<Buffer>(32 * 1024 * 1024));
 
 /** The bytes of `hash` when the database holds them, else undefined (they are in the blob store, or gone). */
 export async function databaseBytes(db: Tx, hash: string, opts = { cached: true }): Promise<Buffer | undefined> {
@@ -64,11 +33,11 @@ export async function databaseBytes(db: Tx, hash: string, opts = { cached: true 
   >`SELECT encode(data, 'base64') AS data FROM blobs WHERE hash = ${hash} AND data IS NOT NULL`;
   if (!rows.length) return undefined;
   const bytes = Buffer.from(rows[0].data, 'base64');
-  if (opts.cached) cache().set(hash, bytes);
+  if (opts.cached) cache().set(hash, bytes, bytes.length);
   return bytes;
 }
 
-/** Forgets cached bytes of a freed blob (this process's; another's is harmless, see BytesCache). */
+/** Forgets cached bytes of a freed blob (this process's; another's is harmless: see the cache above). */
 export const forgetBytes = (hash: string) => cache().delete(hash);
 
 /**
@@ -85,9 +54,4 @@ export async function readBlob(db: Tx, store: BlobStore, hash: string, range?: B
 /** Whether the bytes of `hash` are held, in the database or the blob store. */
 export async function blobExists(db: Tx, store: BlobStore, hash: string): Promise<boolean> {
   return (await store.exists(hash)) || (await databaseBytes(db, hash)) !== undefined;
-}
-
-/** The size of the bytes held for `hash`, or undefined if none are. */
-export async function heldBlobSize(db: Tx, store: BlobStore, hash: string): Promise<number | undefined> {
-  return (await databaseBytes(db, hash))?.length ?? (await store.blobSize(hash));
 }
