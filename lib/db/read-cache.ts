@@ -47,7 +47,7 @@ export interface ReadCacheLimits {
 const DEFAULT_LIMITS: ReadCacheLimits = { entries: 10_000, bytes: 64 * 1024 * 1024 };
 
 interface Held<V> {
-  /** what the value was loaded under: table generations, or a database snapshot */
+  /** what the value was loaded under: the generations of the tables it read */
   seen: V;
   value: Promise<unknown>;
   /** the value's size once loaded (its JSON's length), counted against the byte budget */

@@ -11,7 +11,7 @@ import { LocalDiskStore } from '../storage/local-disk';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createEntry } from './create-entry';
 import { createFile } from './files/create-file';
-import { parseFileInput } from '../testing/files';
+import { parseFileInput, TEST_FILE_LIMITS } from '../testing/files';
 import { bindStore, movedDefaultProblem } from './store-binding';
 
 describe.each(testDatabases())('store binding (%s)', (database) => {
@@ -83,7 +83,7 @@ describe.each(testDatabases())('store binding (%s)', (database) => {
         scope: { owners: [owner.id], sandbox: false },
         entryId: entry.id,
         input: parseFileInput({ name: 'x', data: 'eA==' }),
-        limits: { maxInlineBytes: 1e6, maxFileBytes: 1e6, uploadTtlSeconds: 60, smallBlobBytes: 0 }, // bytes in the store, whose folder this is about
+        limits: TEST_FILE_LIMITS, // bytes in the store (none in the database), whose folder this is about
       });
       const problem = await movedDefaultProblem(other.db.prisma, o);
       expect(problem).toContain(`STORAGE_DIR=${path.join(root, 'blobs')}`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestOwner } from '../../testing/owner';
-import { parseFileInput } from '../../testing/files';
+import { parseFileInput, TEST_FILE_LIMITS } from '../../testing/files';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { createEntry } from '../create-entry';
 import { createFile } from './create-file';
@@ -24,7 +24,7 @@ it('drops the held bytes of expired placeholders and old scratch copies, keeps l
         scope: { owners: [owner.id] },
         entryId: entry.id,
         input: parse({ name, mime: 'application/pdf', sha256: createHash('sha256').update(name).digest('hex'), size: 100 }),
-        limits: { maxInlineBytes: 1e6, maxFileBytes: 1e9, uploadTtlSeconds: 3600, smallBlobBytes: 0 },
+        limits: TEST_FILE_LIMITS,
       })
     ).file;
   const live = await placeholder('live');
