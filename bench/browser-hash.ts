@@ -21,7 +21,7 @@ export interface BrowserHashRates {
 
 /** Rates on the file's first `maxBytes` (the native digest holds them all in memory). */
 /** A hidden `<input type=file id=…>` added to the page, holding `file`: how a bench hands the page a File. */
-export async function hiddenFileInput(page: Page, id: string, file: string) {
+async function hiddenFileInput(page: Page, id: string, file: string) {
   await page.evaluate((id) => {
     const input = document.createElement('input');
     input.type = 'file';
