@@ -1,7 +1,6 @@
 // The default blob folder: the embedded database's, or one of each PostgreSQL database's own.
 import { expect, it } from 'vitest';
-import { config, defaultStorageDir, resetConfig } from './config';
-import { SMALL_BLOB_CEILING } from './silo/files/small-blobs';
+import { config, defaultStorageDir, resetConfig, SMALL_BLOB_CEILING } from './config';
 
 it('keeps $DATA_DIR/blobs for the embedded database and gives each PostgreSQL database its own folder', () => {
   expect(defaultStorageDir({ DATA_DIR: './data' })).toBe('./data/blobs');

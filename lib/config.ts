@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseAddressList } from './address-list';
 import { DEFAULT_META_LIMITS } from './schemas/common';
-import { SMALL_BLOB_CEILING } from './silo/files/small-blobs';
 
 const MiB = 1024 * 1024;
+/** No inline file over this keeps its bytes in the database, whatever SMALL_BLOB_MAX_BYTES says. */
+export const SMALL_BLOB_CEILING = MiB;
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 const flag = (def: boolean) =>
   z
@@ -117,3 +118,20 @@ export function defaultStorageDir(c: { DATA_DIR: string; DATABASE_URL?: string }
 export function resetConfig() {
   cached = undefined;
 }
+
+/**
+ * Settings read before, or apart from, the validated configuration: the logger's level (the log
+ * exists before config() may throw), and switches of the process that benchmarks and tests flip.
+ * Nothing else in lib/ reads process.env (lib/layers.test.ts).
+ */
+export const processSettings = {
+  logLevel: () => process.env.LOG_LEVEL ?? 'info',
+  /** SILO_COUNT_QUERIES=1: each request logs how many statements it made (benchmarks). */
+  countQueries: () => process.env.SILO_COUNT_QUERIES === '1',
+  /** SILO_READ_CACHE=off: no read cache, to measure what it saves (bench/small-requests.ts). */
+  readCacheOff: () => process.env.SILO_READ_CACHE === 'off',
+  /** The AWS SDK's own region variable, when S3_REGION is unset. */
+  awsRegion: () => process.env.AWS_REGION,
+  /** The port scripts/serve.mjs listens on. */
+  port: () => Number(process.env.PORT ?? 3000),
+};

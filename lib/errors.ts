@@ -1,8 +1,6 @@
 // The one error type of the API and the one place it becomes the contract's error body (docs/api.md, Errors).
 import type { z } from 'zod';
-import { log } from './log';
 import type { ErrorSchema } from './schemas/common';
-import { storeFailure } from './storage/blob-store';
 
 const ERROR_STATUS = {
   bad_request: 400,
@@ -67,19 +65,3 @@ export const isApiError = (err: unknown): err is ApiError =>
   (err as Error)?.name === 'ApiError' && typeof (err as ApiError).status === 'number' && typeof (err as ApiError).body === 'function';
 
 export const notFound = (what = 'Not found') => new ApiError('not_found', what);
-
-/** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
-export function toApiError(err: unknown, requestId: string): ApiError {
-  if (isApiError(err)) return err;
-  // A full or failing blob store is the server's problem, not a bug: a status the client can
-  // act on (retry later), and the operator finds the cause in the log.
-  const failure = storeFailure(err);
-  if (failure) {
-    log.error({ request_id: requestId, storage: failure, error: String((err as Error)?.message ?? err) }, 'blob store failure');
-    return failure === 'full'
-      ? new ApiError('insufficient_storage', `The file store is full; nothing was stored. Try again later (request id ${requestId})`)
-      : new ApiError('storage_unavailable', `The file store is unavailable; try again later (request id ${requestId})`);
-  }
-  log.error({ err, request_id: requestId }, 'internal error');
-  return new ApiError('internal', `Internal error; request id ${requestId}`);
-}

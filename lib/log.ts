@@ -2,6 +2,7 @@
 // that request's id (the same id the response's X-Request-Id carries).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+import { processSettings } from './config';
 
 // On globalThis: Next bundles this module once per route, and every copy must share the context.
 interface RequestStore {
@@ -15,7 +16,7 @@ g.__siloRequest ??= new AsyncLocalStorage<RequestStore>();
 const requests = g.__siloRequest;
 
 g.__siloLog ??= pino({
-  level: process.env.LOG_LEVEL ?? 'info',
+  level: processSettings.logLevel(),
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
@@ -35,7 +36,7 @@ export function withRequestId<T>(requestId: string, fn: () => T): T {
  * SILO_COUNT_QUERIES=1 (benchmarks): the database client counts each query against the request
  * that made it, and every request logs its count when it ends. Off by default: no cost, no line.
  */
-export const countingQueries = process.env.SILO_COUNT_QUERIES === '1';
+export const countingQueries = processSettings.countQueries();
 
 export function countQuery(): void {
   const r = requests.getStore();

@@ -7,7 +7,7 @@ import { issueSetupToken } from './access/issue-setup-token';
 import { log } from './log';
 import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './http/rate-limit';
-import { config, type Config } from './config';
+import { config, processSettings, type Config } from './config';
 import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
 import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
@@ -52,7 +52,7 @@ async function announce() {
   await store.check();
   // Made before the first request can place a blob: every blob placed from now on is the sweep's.
   const horizon = await sweepHorizon(db.prisma);
-  const base = (c.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+  const base = (c.PUBLIC_URL ?? `http://localhost:${processSettings.port()}`).replace(/\/+$/, '');
   const files = c.STORAGE === 's3' ? `s3://${c.S3_BUCKET}` : c.storageDir;
   log.info(
     { url: base, database: db.kind, files },

@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { config } from '../config';
+import { config, processSettings } from '../config';
 import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
@@ -70,7 +70,7 @@ async function openPostgres(url: string): Promise<Database> {
  * that waits, and the log pruned once a minute. Off with SILO_READ_CACHE=off.
  */
 function changeLogCache(pool: pg.Pool): { cache: ReadCache; stop(): void } {
-  if (process.env.SILO_READ_CACHE === 'off') return { cache: noReadCache, stop: () => {} };
+  if (processSettings.readCacheOff()) return { cache: noReadCache, stop: () => {} };
   const changes = async (since: string | null): Promise<Changes> => {
     if (countingQueries) countQuery();
     const row = (await pool.query<{ s: string; t: string[] | null }>(CHANGES, [since])).rows[0];
@@ -108,7 +108,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
   takeTurns(lite);
   // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
   // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).
-  const cache = process.env.SILO_READ_CACHE === 'off' ? noReadCache : createReadCache();
+  const cache = processSettings.readCacheOff() ? noReadCache : createReadCache();
   const sql: SqlRunner = {
     exec: async (text) => {
       try {

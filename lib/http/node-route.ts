@@ -1,7 +1,8 @@
 // The Pages Router counterpart of route(): request ids, 405 with Allow, one error handler, and
 // connection handling for bodies we refuse before reading them to the end.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, toApiError } from '../errors';
+import { ApiError } from '../errors';
+import { toApiError } from './to-api-error';
 import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { JSON_TYPE } from './respond';

@@ -1,5 +1,6 @@
 // Wraps a route's method handlers: request ids, 405 with Allow, and the one error handler.
-import { ApiError, toApiError } from '../errors';
+import { ApiError } from '../errors';
+import { toApiError } from './to-api-error';
 import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { errorResponse } from './respond';

@@ -1,6 +1,6 @@
 // The process's blob store, chosen by configuration: STORAGE=local (a directory) or s3 (a bucket).
 import { S3Client } from '@aws-sdk/client-s3';
-import { config, type Config } from '../config';
+import { config, processSettings, type Config } from '../config';
 import { must } from '../must';
 import type { BlobStore } from './blob-store';
 import { LocalDiskStore } from './local-disk';
@@ -26,7 +26,7 @@ function s3Client(c: Config): S3Client {
   const agent = { keepAlive: true, maxSockets: 256 }; // each fetch in progress holds a socket
   return new S3Client({
     endpoint: c.S3_ENDPOINT,
-    region: c.S3_REGION ?? process.env.AWS_REGION ?? 'us-east-1',
+    region: c.S3_REGION ?? processSettings.awsRegion() ?? 'us-east-1',
     forcePathStyle: c.S3_FORCE_PATH_STYLE,
     // Unset keys leave the SDK's own chain (environment, profile, instance or task role).
     credentials: c.S3_ACCESS_KEY_ID

@@ -1,7 +1,7 @@
 // A bucket that cannot be reached is the server's problem, told as 503 storage_unavailable, not 500.
 import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { toApiError } from '../errors';
+import { toApiError } from '../http/to-api-error';
 import { freePortForTest } from '../testing/free-port';
 import { S3Store } from './s3-store';
 

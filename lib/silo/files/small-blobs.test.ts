@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
-import { toApiError } from '../../errors';
+import { toApiError } from '../../http/to-api-error';
 import { testDatabases, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 import { withEntryWorld } from '../../testing/owner';

@@ -8,12 +8,13 @@
 // both, and is read from the database first. Freeing a blob deletes its row (blobs.ts freeBlobs),
 // and its bytes with it.
 import { Readable } from 'node:stream';
+import { SMALL_BLOB_CEILING } from '../../config';
 import type { Tx } from '../../db/client';
 import type { BlobStore, ByteRange } from '../../storage/blob-store';
 import { SizedLru } from '../../sized-lru';
 
 /** The largest SMALL_BLOB_MAX_BYTES may be: no blob over this size is in the database. */
-export const SMALL_BLOB_CEILING = 1024 * 1024;
+export { SMALL_BLOB_CEILING };
 
 /**
  * Bytes by hash, for reads (32 MiB, least recently used). A hash names its bytes forever, so a

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOwner } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
-import { toApiError } from '../../errors';
+import { toApiError } from '../../http/to-api-error';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { createEntry } from '../create-entry';
 import { deleteEntry } from '../delete-entry';

@@ -1,0 +1,21 @@
+// What a thrown error means for the caller: an ApiError as it is, a full or failing blob store as
+// 507/503 (the server's problem, not a bug), anything else as 500 `internal`, logged.
+import { ApiError, isApiError } from '../errors';
+import { log } from '../log';
+import { storeFailure } from '../storage/blob-store';
+
+/** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
+export function toApiError(err: unknown, requestId: string): ApiError {
+  if (isApiError(err)) return err;
+  // A full or failing blob store is the server's problem, not a bug: a status the client can
+  // act on (retry later), and the operator finds the cause in the log.
+  const failure = storeFailure(err);
+  if (failure) {
+    log.error({ request_id: requestId, storage: failure, error: String((err as Error)?.message ?? err) }, 'blob store failure');
+    return failure === 'full'
+      ? new ApiError('insufficient_storage', `The file store is full; nothing was stored. Try again later (request id ${requestId})`)
+      : new ApiError('storage_unavailable', `The file store is unavailable; try again later (request id ${requestId})`);
+  }
+  log.error({ err, request_id: requestId }, 'internal error');
+  return new ApiError('internal', `Internal error; request id ${requestId}`);
+}
