@@ -27,4 +27,13 @@ describe('SizedLru', () => {
     lru.set('huge', 'H', 11);
     expect([lru.peek('huge'), lru.peek('a'), lru.peek('c')]).toEqual([undefined, 'A2', 'C']);
   });
+
+  it('caps the count too, the least recently used out first', () => {
+    const lru = new SizedLru<string>(1_000, 2);
+    lru.set('a', 'A', 0);
+    lru.set('b', 'B', 0);
+    lru.get('a');
+    lru.set('c', 'C', 0);
+    expect([lru.peek('a'), lru.peek('b'), lru.peek('c'), lru.size]).toEqual(['A', undefined, 'C', 2]);
+  });
 });

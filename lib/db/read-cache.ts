@@ -16,6 +16,7 @@
 // previous snapshot did not see. Those tables' generations move. Writes to files leave a cached
 // key or entry lookup alone; a revocation anywhere is seen by the next request everywhere.
 import { coalesced } from '../coalesced';
+import { SizedLru } from '../sized-lru';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 
 /** What a statement writes: a set of tables, or (a delete, a script, anything unrecognized) all of them. */
@@ -50,51 +51,34 @@ interface Held<V> {
   /** what the value was loaded under: the generations of the tables it read */
   seen: V;
   value: Promise<unknown>;
-  /** the value's size once loaded (its JSON's length), counted against the byte budget */
-  bytes: number;
 }
 
-/** Values by key, the least recently used dropped first, within the limits. */
+/**
+ * Values by key in a SizedLru: a load is kept at size 0 while it runs, set again with its JSON's
+ * length once it settles (a value over a sixteenth of the budget is served to its readers but not
+ * kept), and forgotten if it fails.
+ */
 function heldValues<V>(limits: ReadCacheLimits) {
-  const held = new Map<string, Held<V>>();
-  let bytes = 0;
-  const drop = (key: string, entry?: Held<V>) => {
-    const h = held.get(key);
-    if (!h || (entry && h !== entry)) return;
-    held.delete(key);
-    bytes -= h.bytes;
-  };
-  // the oldest first: Map keeps insertion order, and a hit moves its entry to the end
-  const evict = () => {
-    while (held.size > limits.entries || bytes > limits.bytes) drop(held.keys().next().value as string);
-  };
+  const held = new SizedLru<Held<V>>(limits.bytes, limits.entries);
   return {
-    drop,
     /** the entry for `key` if `valid` says it may be served (and then the most recently used) */
     get(key: string, valid: (seen: V) => boolean): Held<V> | undefined {
-      const h = held.get(key);
-      if (!h || !valid(h.seen)) return undefined;
-      held.delete(key);
-      held.set(key, h);
-      return h;
+      const h = held.peek(key);
+      return h && valid(h.seen) ? held.get(key) : undefined;
     },
     /** Keeps `load`'s value under `seen` once it settles; a failed load is forgotten. */
     put<T>(key: string, seen: V, load: Promise<T>): Held<V> {
-      const entry: Held<V> = { seen, value: load.then(deepFreeze), bytes: 0 };
-      drop(key);
-      held.set(key, entry);
+      const entry: Held<V> = { seen, value: load.then(deepFreeze) };
+      held.set(key, entry, 0);
       entry.value.then(
         (value) => {
-          if (held.get(key) !== entry) return;
-          entry.bytes = sizeOf(value);
-          bytes += entry.bytes;
-          // A value over a sixteenth of the budget is served to its readers but not kept.
-          if (entry.bytes > limits.bytes / 16) drop(key);
-          evict();
+          if (held.peek(key) !== entry) return;
+          const bytes = sizeOf(value);
+          if (bytes > limits.bytes / 16) held.delete(key);
+          else held.set(key, entry, bytes);
         },
-        () => drop(key, entry),
+        () => held.peek(key) === entry && held.delete(key),
       );
-      evict();
       return entry;
     },
   };
