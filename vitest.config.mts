@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every cached read's statements are checked against the tables it declares (lib/db/declared-reads.ts).
+    env: { SILO_CHECK_CACHE_READS: '1' },
   },
 });

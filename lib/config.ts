@@ -130,6 +130,8 @@ export const processSettings = {
   countQueries: () => process.env.SILO_COUNT_QUERIES === '1',
   /** SILO_READ_CACHE=off: no read cache, to measure what it saves (bench/small-requests.ts). */
   readCacheOff: () => process.env.SILO_READ_CACHE === 'off',
+  /** SILO_CHECK_CACHE_READS=1 (tests): a cached read's statement may read only the tables it declared (lib/db/declared-reads.ts). */
+  checkCacheReads: () => process.env.SILO_CHECK_CACHE_READS === '1',
   /** The AWS SDK's own region variable, when S3_REGION is unset. */
   awsRegion: () => process.env.AWS_REGION,
   /** The port scripts/serve.mjs listens on. */

@@ -11,6 +11,7 @@ import { config, processSettings } from '../config';
 import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
+import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
 import { takeTurns } from './pglite-turns';
 import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
 
@@ -35,12 +36,14 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const db = opts.url ? await openPostgres(opts.url) : await openPglite(opts.dataDir);
-  await migrate(db.sql, await readMigrations(), { lock: db.kind === 'postgres' });
+  const migrations = await readMigrations();
+  const tables = tablesOfMigrations(migrations.map((m) => m.sql));
+  const db = opts.url ? await openPostgres(opts.url, tables) : await openPglite(opts.dataDir, tables);
+  await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
   return db;
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, tables: ReadonlySet<string>): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server ends (a restart, a failover, an administrator) is an event, not
   // a crash: without a listener node-postgres would throw it out of the process. The pool opens a
@@ -51,7 +54,7 @@ async function openPostgres(url: string): Promise<Database> {
     query: async (text, params) => (await pool.query(text, params)).rows,
   };
   const { cache, stop } = changeLogCache(pool);
-  const prisma = newClient(new PrismaPg(pool), cache);
+  const prisma = newClient(new PrismaPg(pool), cache, tables);
   return {
     kind: 'postgres',
     prisma,
@@ -100,7 +103,7 @@ const PRUNE = `
     UPDATE cache_horizon SET xid = GREATEST(xid, pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 10000) WHERE id = 1 RETURNING xid)
   DELETE FROM cache_changes WHERE xid < (SELECT xid FROM h)`;
 
-async function openPglite(dataDir?: string): Promise<Database> {
+async function openPglite(dataDir: string | undefined, tables: ReadonlySet<string>): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const lite = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
   // Only this process writes here and it sees every write itself: no change log (migration cache_change_log).
@@ -126,7 +129,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
       }
     },
   };
-  const prisma = newClient(watchWrites(new PrismaPGlite(lite), cache), cache);
+  const prisma = newClient(watchWrites(new PrismaPGlite(lite), cache), cache, tables);
   return {
     kind: 'pglite',
     prisma,
@@ -151,9 +154,12 @@ export function readCacheOf(db: Db | Tx): ReadCache {
   return readCaches.get(db) ?? noReadCache;
 }
 
-function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache): PrismaClient {
-  const prisma = countingQueries ? countingClient(adapter) : new PrismaClient({ adapter });
-  readCaches.set(prisma, cache);
+/** `tables`: every table of the schema, for the check of what cached reads read (declared-reads.ts). */
+function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache, tables: ReadonlySet<string>): PrismaClient {
+  const checking = checkingDeclaredReads();
+  const driver = checking ? checkDeclaredReads(adapter, tables) : adapter;
+  const prisma = countingQueries ? countingClient(driver) : new PrismaClient({ adapter: driver });
+  readCaches.set(prisma, checking ? declaringReads(cache) : cache);
   return prisma;
 }
 

@@ -12,7 +12,7 @@ export const appPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
       operationId: 'listApps',
       tags,
       summary: 'List applications',
-      parameters: pageParams(l),
+      requestParams: { query: pageParams(l) },
       responses: { '200': ok('Apps', AppList), ...errors(401, 403, 422) },
     },
     post: {

@@ -1,7 +1,6 @@
 // /admin/v1/enrollments: an application acting for one owner in one environment.
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { EnrollmentInput, EnrollmentList, EnrollmentRecord, EnrollmentUpdate } from '../schemas/access';
-import { pageParams } from './entries';
+import { EnrollmentInput, EnrollmentList, EnrollmentRecord, EnrollmentUpdate, enrollmentListQuery } from '../schemas/access';
 import { body, errors, ok, uuidParam, type DocLimits } from './shared';
 
 const tags = ['Enrollments'];
@@ -12,11 +11,7 @@ export const enrollmentPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
       operationId: 'listEnrollments',
       tags,
       summary: "List enrollments (members see their workspaces')",
-      parameters: [
-        ...pageParams(l),
-        { name: 'owner_id', in: 'query', description: "Only this owner's enrollments", schema: { type: 'string', format: 'uuid' } },
-        { name: 'app_id', in: 'query', description: "Only this app's enrollments", schema: { type: 'string', format: 'uuid' } },
-      ],
+      requestParams: { query: enrollmentListQuery(l.maxListLimit) },
       responses: { '200': ok('Enrollments', EnrollmentList), ...errors(401, 403, 422) },
     },
     post: {

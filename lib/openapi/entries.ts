@@ -1,20 +1,13 @@
 // /silo/v1/entries: create, read, list, update and delete entries (docs/api.md, Entries).
-import type { ZodOpenApiPathsObject, oas31 } from 'zod-openapi';
-import { EntryList, EntryRecord, FolderList, entryInput, entryUpdate } from '../schemas/entries';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { listQuery } from '../schemas/common';
+import { EntryList, EntryRecord, FolderList, entryInput, entryListQuery, entryUpdate } from '../schemas/entries';
 import { ENTRY_ID, body, errors, ok, type DocLimits } from './shared';
 
 const tags = ['Entries'];
 
-/** ?limit= and ?cursor= of every list. */
-export const pageParams = (l: DocLimits): oas31.ParameterObject[] => [
-  {
-    name: 'limit',
-    in: 'query',
-    description: 'Page size',
-    schema: { type: 'integer', minimum: 1, maximum: l.maxListLimit, default: Math.min(20, l.maxListLimit) },
-  },
-  { name: 'cursor', in: 'query', description: 'The next_cursor of the previous page', schema: { type: 'string' } },
-];
+/** ?limit= and ?cursor= of every list, from the schema that reads them. */
+export const pageParams = (l: DocLimits) => listQuery(l.maxListLimit);
 
 export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
   const input = entryInput(l.meta);
@@ -24,24 +17,8 @@ export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
         operationId: 'listEntries',
         tags,
         summary: 'List entries, newest first',
-        parameters: [
-          ...pageParams(l),
-          {
-            name: 'folder',
-            in: 'query',
-            description: 'Only entries in this folder or below it (`sales` matches `sales/2026`, not `salesforce`); empty: all',
-            schema: { type: 'string' },
-          },
-          { name: 'folder_exact', in: 'query', description: 'Only entries in exactly this folder', schema: { type: 'string' } },
-          { name: 'key', in: 'query', description: 'Only the entry with this key', schema: { type: 'string' } },
-          {
-            name: 'q',
-            in: 'query',
-            description:
-              'Entries whose name, key or a current file name contains this, ignoring case (`%`, `_`, `\\` are literal). A search page reads past the entries that do not match.',
-            schema: { type: 'string', minLength: 1, maxLength: 255 },
-          },
-        ],
+        // The query's schema is the one that validates it (lib/schemas/entries.ts).
+        requestParams: { query: entryListQuery(l.maxListLimit) },
         responses: { '200': ok('A page of entries', EntryList), ...errors(401, 422) },
       },
       post: {

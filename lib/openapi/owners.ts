@@ -13,7 +13,7 @@ export const ownerPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
       operationId: 'listOwners',
       tags,
       summary: 'List workspaces with their storage used (members see their own)',
-      parameters: pageParams(l),
+      requestParams: { query: pageParams(l) },
       responses: { '200': ok('Owners', OwnerList), ...errors(401, 403, 422) },
     },
     post: {

@@ -39,7 +39,10 @@ export type AuthorizedEnrollment = z.infer<typeof AuthorizedEnrollment>;
 
 export const EnrollmentList = listOf(EnrollmentRecord, 'EnrollmentList');
 export const enrollmentListQuery = built((maxLimit: number) =>
-  listQuery(maxLimit).extend({ owner_id: uuid.optional(), app_id: uuid.optional() }),
+  listQuery(maxLimit).extend({
+    owner_id: uuid.optional().meta({ description: "Only this owner's enrollments" }),
+    app_id: uuid.optional().meta({ description: "Only this app's enrollments" }),
+  }),
 );
 export const EnrollmentUpdate = z.object({ disabled: z.boolean() }).meta({ id: 'EnrollmentUpdate' });
 export const EnrollmentInput = z

@@ -118,7 +118,7 @@ export const listOf = <T extends z.ZodType>(item: T, id: string) =>
 /** `?limit=` (1 to MAX_LIST_LIMIT, default 20) and `?cursor=` of every list. */
 export const listQuery = built((maxLimit: number) =>
   z.object({
-    limit: z.coerce.number().int().min(1).max(maxLimit).default(Math.min(20, maxLimit)),
-    cursor: plain(200).optional(),
+    limit: z.coerce.number().int().min(1).max(maxLimit).default(Math.min(20, maxLimit)).meta({ description: 'Page size' }),
+    cursor: plain(200).optional().meta({ description: 'The next_cursor of the previous page' }),
   }),
 );

@@ -53,10 +53,17 @@ export type EntryList = z.infer<typeof EntryList>;
 export const entryListQuery = built((maxLimit: number) =>
   listQuery(maxLimit)
     .extend({
-      folder: plain(1024).optional(),
-      folder_exact: plain(1024).optional(),
-      key: plain(1024).optional(),
-      q: text(255, 1).optional(),
+      folder: plain(1024)
+        .optional()
+        .meta({ description: 'Only entries in this folder or below it (`sales` matches `sales/2026`, not `salesforce`); empty: all' }),
+      folder_exact: plain(1024).optional().meta({ description: 'Only entries in exactly this folder' }),
+      key: plain(1024).optional().meta({ description: 'Only the entry with this key' }),
+      q: text(255, 1).optional().meta({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          'Entries whose name, key or a current file name contains this, ignoring case (`%`, `_`, `\\` are literal). A search page reads past the entries that do not match.',
+      }),
     })
     .superRefine((q, ctx) => {
       if (q.folder !== undefined && q.folder_exact !== undefined)

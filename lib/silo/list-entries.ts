@@ -7,20 +7,13 @@ import { type Db, readCacheOf } from '../db/client';
 import { decodeCursor, page } from '../db/cursor';
 import { Prisma } from '../db/generated/client';
 import type { Target } from '../db/scope';
+import type { z } from 'zod';
+import type { entryListQuery } from '../schemas/entries';
 import { ENTRY_COLUMNS, type EntryRow } from './entry-rows';
 import { presentEntry } from './present-entry';
 
-export interface EntryListQuery {
-  limit: number;
-  cursor?: string;
-  /** this folder and every folder below it */
-  folder?: string;
-  /** this folder only */
-  folder_exact?: string;
-  key?: string;
-  /** a case-insensitive substring of the entry's name or key, or of one of its files' names */
-  q?: string;
-}
+/** What `?limit`, `cursor`, `folder`, `folder_exact`, `key` and `q` say, as the route's schema reads them. */
+export type EntryListQuery = z.output<ReturnType<typeof entryListQuery>>;
 
 export interface ListEntriesOptions {
   db: Db;
