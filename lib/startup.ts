@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { issueSetupToken } from './access/issue-setup-token';
 import { log } from './log';
 import { runExclusively } from './db/job-lease';
-import { forgetEndedWindows } from './http/rate-limit';
+import { forgetEndedWindows } from './db/rate-windows';
 import { config, processSettings, type Config } from './config';
 import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
@@ -81,7 +81,7 @@ function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
         if (uploads) await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
         const swept = await sweepBlobs(db.prisma, store, { placedAfter });
         if (swept.freed) log.info({ freed: swept.freed }, `Freed ${swept.freed} unreferenced blob(s)`);
-        await forgetEndedWindows();
+        await forgetEndedWindows(db.prisma);
       });
     } catch (err) {
       log.error({ err }, 'blob sweep failed');

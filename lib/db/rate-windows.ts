@@ -1,0 +1,35 @@
+// Fixed-window counters by key, kept in the database so that every instance on it counts
+// together (a limit per address holds whichever instance a load balancer picks), beside the other
+// counters every instance shares (job-lease.ts, the upload leases). One statement per event: an
+// upsert that opens a new window when the old one has ended. What a count means for a request
+// (429 and Retry-After) is the edge's: lib/http/rate-limit.ts.
+import type { Tx } from './client';
+
+export interface Usage {
+  /** events counted in the current window (including this one) */
+  count: number;
+  /** whole seconds until the window ends (at least 1) */
+  retryAfter: number;
+}
+
+/** Counts one event under `key` in a window of `seconds` that starts with its first event. */
+export async function countInWindow(db: Tx, key: string, seconds: number, now = Date.now()): Promise<Usage> {
+  const at = new Date(now);
+  const [row] = await db.$queryRaw<{ count: number; reset_at: Date }[]>`
+    INSERT INTO rate_windows (key, count, reset_at) VALUES (${key}, 1, ${new Date(now + seconds * 1000)})
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN rate_windows.reset_at <= ${at} THEN 1 ELSE rate_windows.count + 1 END,
+      reset_at = CASE WHEN rate_windows.reset_at <= ${at} THEN EXCLUDED.reset_at ELSE rate_windows.reset_at END
+    RETURNING count, reset_at`;
+  return { count: row.count, retryAfter: Math.max(1, Math.ceil((row.reset_at.getTime() - now) / 1000)) };
+}
+
+/** Gives back one event counted in the current window of `key` (an attempt that turned out fine). */
+export async function uncountInWindow(db: Tx, key: string, now = Date.now()): Promise<void> {
+  await db.$executeRaw`UPDATE rate_windows SET count = count - 1 WHERE key = ${key} AND reset_at > ${new Date(now)} AND count > 0`;
+}
+
+/** Forgets windows that ended long ago (run by the periodic sweep). */
+export function forgetEndedWindows(db: Tx, now = Date.now()): Promise<number> {
+  return db.$executeRaw`DELETE FROM rate_windows WHERE reset_at < ${new Date(now - 60 * 60 * 1000)}`;
+}
