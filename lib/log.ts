@@ -48,3 +48,6 @@ export function logQueryCount(): void {
   const r = requests.getStore();
   if (countingQueries && r) log.info({ queries: r.queries }, 'database queries');
 }
+
+/** The id of the request this code runs for (its X-Request-Id), if it runs for one. */
+export const currentRequestId = (): string | undefined => requests.getStore()?.requestId;

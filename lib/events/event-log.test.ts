@@ -1,0 +1,169 @@
+// The event log's core on both databases: the database's canonical JSON is RFC 8785's (the same
+// text as canonical-json.ts), records chain without gaps under concurrent appends, the log refuses
+// UPDATE and DELETE whoever sends them, and verify names the first record that was changed.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases, testWorld, type TestWorld } from '../testing/database';
+import { appendEvent } from './append-event';
+import { canonicalJson, type Json } from './canonical-json';
+import { systemActor } from './catalogue';
+import { presentEvent, recordHash } from './record';
+import { verifyChain } from './verify-chain';
+
+/** RFC 8785 §3.2.3's example of key order. */
+const RFC_8785_KEYS = {
+  '\u20ac': 'Euro Sign',
+  '\r': 'Carriage Return',
+  '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+  '1': 'One',
+  '\u{1f600}': 'Emoji: Grinning Face',
+  '\u0080': 'Control',
+  '\u00f6': 'Latin Small Letter O With Diaeresis',
+};
+
+describe('canonicalJson', () => {
+  it("sorts keys by UTF-16 code units as RFC 8785's example does", () => {
+    const value = RFC_8785_KEYS;
+    // RFC 8785 §3.2.3: the emoji (a surrogate pair, D83D DE00) sorts before U+FB33 by code units, after it by code points.
+    expect(canonicalJson(value)).toBe(
+      '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\u{1f600}":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+    );
+  });
+
+  it('writes literals, numbers and escapes as ECMAScript does, without whitespace', () => {
+    expect(canonicalJson({ b: [true, false, null, 0, -5, 1e3], a: 'tab\there "q" \\ \u0001 \u007f é' })).toBe(
+      '{"a":"tab\\there \\"q\\" \\\\ \\u0001 \u007f é","b":[true,false,null,0,-5,1000]}',
+    );
+  });
+});
+
+/** JSON an event may hold: integers among its numbers, any Unicode text (no NUL: PostgreSQL's text has none). */
+const eventJson: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer({ min: -1e12, max: 1e12 }),
+    fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\u0000')),
+    fc.string({ unit: 'binary' }).filter((s) => !s.includes('\u0000')),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(
+      fc.string({ unit: 'binary', maxLength: 6 }).filter((s) => !s.includes('\u0000')),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
+  ),
+})).value;
+
+describe.each(testDatabases())('the event log on %s', (database) => {
+  let w: TestWorld;
+  let ownerId: string;
+  const sql = (text: string) => w.db.sql.exec(text);
+  beforeAll(async () => {
+    w = await testWorld({ database });
+    ownerId = (await w.db.prisma.owner.create({ data: { id: randomUUID(), name: 'Acme' } })).id;
+  });
+  afterAll(() => w?.close());
+
+  it("writes the same canonical JSON as RFC 8785 (canonical-json.ts) for any record's data", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.string({ unit: 'binary', maxLength: 8 }).filter((s) => !s.includes('\u0000')),
+          eventJson,
+        ),
+        async (data) => {
+          const [row] = await w.db.prisma.$queryRaw<{ t: string }[]>`SELECT "silo_jcs"(${JSON.stringify(data)}::jsonb) AS t`;
+          expect(row.t).toBe(canonicalJson(data));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("orders keys past U+FFFF by UTF-16 code units too (RFC 8785's example)", async () => {
+    const [row] = await w.db.prisma.$queryRaw<{ t: string }[]>`SELECT "silo_jcs"(${JSON.stringify(RFC_8785_KEYS)}::jsonb) AS t`;
+    expect(row.t).toBe(canonicalJson(RFC_8785_KEYS));
+  });
+
+  it('refuses a number it could hash differently from ECMAScript', async () => {
+    await expect(w.db.prisma.$queryRaw`SELECT "silo_jcs"('{"a": 1.5}'::jsonb)`).rejects.toThrow(/only integers/);
+  });
+
+  it('chains records without gaps under concurrent appends, each hash the SHA-256 of its canonical JSON', async () => {
+    const chain = { ownerId, sandbox: true };
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        w.db.prisma.$transaction((tx) =>
+          appendEvent(tx, {
+            type: 'entry.created',
+            ...chain,
+            actor: systemActor('test'),
+            entryId: randomUUID(),
+            data: { name: `e ${i}`, meta: { 'ü😀': 'x' } },
+          }),
+        ),
+      ),
+    );
+    const rows = await w.db.prisma.event.findMany({ where: chain, orderBy: { seq: 'asc' } });
+    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    for (const r of rows) expect(recordHash(presentEvent(r))).toBe(r.hash);
+    expect(rows[0].prevHash).toBe('0'.repeat(64));
+    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({ ok: true, checked: 40, head: { seq: 40, hash: rows[39].hash } });
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE of a record, in replica mode too', async () => {
+    const chain = { ownerId, sandbox: false };
+    await appendEvent(w.db.prisma, {
+      type: 'workspace.renamed',
+      ...chain,
+      actor: systemActor('test'),
+      data: { before: { name: 'A' }, after: { name: 'B' } },
+    });
+    await expect(sql(`UPDATE events SET data = '{}' WHERE owner_id = '${ownerId}'`)).rejects.toThrow(/append-only/);
+    await expect(sql(`DELETE FROM events WHERE owner_id = '${ownerId}'`)).rejects.toThrow(/append-only/);
+    await expect(sql('TRUNCATE events CASCADE')).rejects.toThrow(/append-only/);
+    await expect(
+      sql(`BEGIN; SET LOCAL session_replication_role = replica; DELETE FROM events WHERE owner_id = '${ownerId}'; COMMIT;`),
+    ).rejects.toThrow(/append-only/);
+    await sql('ROLLBACK').catch(() => {});
+    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({ ok: true, checked: 1 });
+  });
+
+  it('names the first record changed behind the triggers, and a record taken away', async () => {
+    const owner = (await w.db.prisma.owner.create({ data: { id: randomUUID(), name: 'Tampered' } })).id;
+    const chain = { ownerId: owner, sandbox: false };
+    for (let i = 0; i < 5; i++)
+      await appendEvent(w.db.prisma, { type: 'entry.created', ...chain, actor: systemActor('test'), data: { name: `e ${i}` } });
+    await sql(
+      `BEGIN; ALTER TABLE events DISABLE TRIGGER ALL; UPDATE events SET data = '{"name": "forged"}' WHERE owner_id = '${owner}' AND seq = 3; ALTER TABLE events ENABLE TRIGGER ALL; COMMIT;`,
+    );
+    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({
+      ok: false,
+      checked: 2,
+      first_bad_seq: 3,
+      reason: expect.stringMatching(/edited/),
+    });
+    await sql(
+      `BEGIN; ALTER TABLE events DISABLE TRIGGER ALL; DELETE FROM events WHERE owner_id = '${owner}' AND seq >= 3; ALTER TABLE events ENABLE TRIGGER ALL; COMMIT;`,
+    );
+    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({
+      ok: false,
+      first_bad_seq: 3,
+      reason: expect.stringMatching(/head is record 5/),
+    });
+  });
+
+  it("lets a workspace's deletion take its records, keeping each chain's final head in the instance's log", async () => {
+    const owner = (await w.db.prisma.owner.create({ data: { id: randomUUID(), name: 'Gone' } })).id;
+    for (const sandbox of [false, true])
+      await appendEvent(w.db.prisma, { type: 'entry.created', ownerId: owner, sandbox, actor: systemActor('test'), data: {} });
+    const heads = await w.db.prisma.chainHead.findMany({ where: { ownerId: owner }, orderBy: { sandbox: 'asc' } });
+    await w.db.prisma.owner.delete({ where: { id: owner } });
+    expect(await w.db.prisma.event.count({ where: { ownerId: owner } })).toBe(0);
+    const kept = await w.db.prisma.deletedChain.findMany({ where: { ownerId: owner }, orderBy: { sandbox: 'asc' } });
+    expect(kept.map((k) => [k.sandbox, k.seq, k.hash])).toEqual(heads.map((h) => [h.sandbox, h.seq, h.hash]));
+    await expect(sql(`DELETE FROM deleted_chains WHERE owner_id = '${owner}'`)).rejects.toThrow(/append-only/);
+  });
+});
