@@ -6,6 +6,7 @@ import { accessPaths } from './access';
 import { appPaths } from './apps';
 import { consolePaths } from './console';
 import { enrollmentPaths } from './enrollments';
+import { eventPaths } from './events';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
 import { ownerPaths } from './owners';
@@ -18,6 +19,7 @@ const TAGS = [
   { name: 'Access', description: 'Applications authorize themselves for an enrollment and get a token' },
   { name: 'Entries', description: 'Documents: a name, a folder, a key and meta, with their files' },
   { name: 'Files', description: 'Files of an entry: inline uploads or placeholders, versions, bytes' },
+  { name: 'Events', description: 'The event log: one hash-chained record per change, and its verification' },
   { name: 'Uploads', description: "Streaming, resumable, checksum-verified uploads of a placeholder's bytes" },
   { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
   { name: 'Apps', description: 'Applications and their client credentials (admin)' },
@@ -58,6 +60,7 @@ export function openApiDocument() {
       ...entryPaths(l),
       ...filePaths(l),
       ...uploadPaths(),
+      ...eventPaths(l),
       ...ownerPaths(l),
       ...appPaths(l),
       ...enrollmentPaths(l),

@@ -1,0 +1,18 @@
+// GET /silo/v1/events: the caller's chain of the event log, oldest first — docs/api.md, Events.
+import { listEvents } from '@/lib/events/list-events';
+import { siloTarget } from '@/lib/http/auth';
+import { limits, siloContext } from '@/lib/http/context';
+import { readQuery } from '@/lib/http/request';
+import { json } from '@/lib/http/respond';
+import { route } from '@/lib/http/route';
+import { eventListQuery } from '@/lib/schemas/events';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  GET: async (req) => {
+    const c = await siloContext(req);
+    const q = readQuery(req.url, eventListQuery(limits().maxListLimit));
+    // ?cursor= is the list's usual name for the same thing (the next_cursor of the last page)
+    const after = q.after ?? (q.cursor !== undefined && /^\d{1,15}$/.test(q.cursor) ? Number(q.cursor) : undefined);
+    return json(await listEvents(c.db, siloTarget(c.principal, req.headers), { ...q, after }));
+  },
+});
