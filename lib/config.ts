@@ -57,6 +57,10 @@ const schema = z
           ctx.addIssue({ code: 'custom', message: (e as Error).message });
         }
       }),
+    // Signs the event log's checkpoints and exports (lib/events/signing-key.ts): an Ed25519 private
+    // key, PKCS#8 PEM (newlines may be written as \n). Unset: one generated into $DATA_DIR.
+    AUDIT_SIGNING_KEY: z.string().min(1).optional(),
+    AUDIT_CHECKPOINT_SECONDS: int(60),
     // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
     NEXTAUTH_SECRET: z.string().min(32).optional(),
     // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.

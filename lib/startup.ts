@@ -7,6 +7,8 @@ import { issueSetupToken } from './access/issue-setup-token';
 import { log } from './log';
 import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './db/rate-windows';
+import { startCheckpoints } from './events/checkpoint-job';
+import { auditKey } from './events/signing-key';
 import { config, processSettings, type Config } from './config';
 import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
@@ -63,6 +65,9 @@ async function announce() {
   const sweep = sweeper(db, store, horizon);
   void sweep(false);
   setInterval(() => void sweep(true), SWEEP_EVERY_MS).unref();
+  // A bad AUDIT_SIGNING_KEY stops the start, not the first checkpoint a minute later.
+  await auditKey();
+  startCheckpoints(db.prisma, c.AUDIT_CHECKPOINT_SECONDS * 1000);
   const token = await issueSetupToken(db.prisma);
   if (token) log.info(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
 }

@@ -1,7 +1,7 @@
 // The event log's core on both databases: the database's canonical JSON is RFC 8785's (the same
 // text as canonical-json.ts), records chain without gaps under concurrent appends, the log refuses
 // UPDATE and DELETE whoever sends them, and verify names the first record that was changed.
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
@@ -9,7 +9,11 @@ import { appendEvent } from './append-event';
 import { canonicalJson, type Json } from './canonical-json';
 import { systemActor } from './catalogue';
 import { presentEvent, recordHash } from './record';
+import { checkpointChains } from './checkpoints';
+import { auditKeyOf } from './signing-key';
 import { verifyChain } from './verify-chain';
+
+const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 
 /** RFC 8785 §3.2.3's example of key order. */
 const RFC_8785_KEYS = {
@@ -110,7 +114,7 @@ describe.each(testDatabases())('the event log on %s', (database) => {
     expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     for (const r of rows) expect(recordHash(presentEvent(r))).toBe(r.hash);
     expect(rows[0].prevHash).toBe('0'.repeat(64));
-    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({ ok: true, checked: 40, head: { seq: 40, hash: rows[39].hash } });
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({ ok: true, checked: 40, head: { seq: 40, hash: rows[39].hash } });
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE of a record, in replica mode too', async () => {
@@ -128,7 +132,7 @@ describe.each(testDatabases())('the event log on %s', (database) => {
       sql(`BEGIN; SET LOCAL session_replication_role = replica; DELETE FROM events WHERE owner_id = '${ownerId}'; COMMIT;`),
     ).rejects.toThrow(/append-only/);
     await sql('ROLLBACK').catch(() => {});
-    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({ ok: true, checked: 1 });
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({ ok: true, checked: 1 });
   });
 
   it('names the first record changed behind the triggers, and a record taken away', async () => {
@@ -139,7 +143,7 @@ describe.each(testDatabases())('the event log on %s', (database) => {
     await sql(
       `BEGIN; ALTER TABLE events DISABLE TRIGGER ALL; UPDATE events SET data = '{"name": "forged"}' WHERE owner_id = '${owner}' AND seq = 3; ALTER TABLE events ENABLE TRIGGER ALL; COMMIT;`,
     );
-    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({
       ok: false,
       checked: 2,
       first_bad_seq: 3,
@@ -148,7 +152,7 @@ describe.each(testDatabases())('the event log on %s', (database) => {
     await sql(
       `BEGIN; ALTER TABLE events DISABLE TRIGGER ALL; DELETE FROM events WHERE owner_id = '${owner}' AND seq >= 3; ALTER TABLE events ENABLE TRIGGER ALL; COMMIT;`,
     );
-    expect(await verifyChain(w.db.prisma, chain)).toMatchObject({
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({
       ok: false,
       first_bad_seq: 3,
       reason: expect.stringMatching(/head is record 5/),
@@ -165,5 +169,49 @@ describe.each(testDatabases())('the event log on %s', (database) => {
     const kept = await w.db.prisma.deletedChain.findMany({ where: { ownerId: owner }, orderBy: { sandbox: 'asc' } });
     expect(kept.map((k) => [k.sandbox, k.seq, k.hash])).toEqual(heads.map((h) => [h.sandbox, h.seq, h.hash]));
     await expect(sql(`DELETE FROM deleted_chains WHERE owner_id = '${owner}'`)).rejects.toThrow(/append-only/);
+  });
+
+  it('signs a checkpoint of each chain that grew, and verify holds a rewritten chain to it', async () => {
+    const owner = (await w.db.prisma.owner.create({ data: { id: randomUUID(), name: 'Checked' } })).id;
+    const chain = { ownerId: owner, sandbox: false };
+    for (let i = 0; i < 5; i++)
+      await appendEvent(w.db.prisma, { type: 'entry.created', ...chain, actor: systemActor('test'), data: { name: `e ${i}` } });
+    expect(await checkpointChains(w.db.prisma, key)).toBeGreaterThanOrEqual(1);
+    expect(await checkpointChains(w.db.prisma, key)).toBe(0); // nothing grew since
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({ ok: true, checked: 5, checkpoints: 1 });
+    // A forger with the database's superuser rewrites record 3 and every hash after it, head included:
+    // the chain alone checks out, the signed checkpoint does not.
+    await sql(
+      `BEGIN; ALTER TABLE events DISABLE TRIGGER ALL; UPDATE events SET data = '{"name": "forged"}' WHERE owner_id = '${owner}' AND seq = 3; ALTER TABLE events ENABLE TRIGGER ALL; COMMIT;`,
+    );
+    const rows = await w.db.prisma.event.findMany({ where: chain, orderBy: { seq: 'asc' } });
+    let prev = rows[1].hash;
+    await sql('BEGIN; ALTER TABLE events DISABLE TRIGGER ALL;');
+    for (const r of rows.slice(2)) {
+      const record = { ...presentEvent(r), prev_hash: prev };
+      prev = recordHash(record);
+      await sql(`UPDATE events SET prev_hash = '${record.prev_hash}', hash = '${prev}' WHERE id = '${r.id}'`);
+    }
+    await sql(
+      `UPDATE chain_heads SET hash = '${prev}' WHERE owner_id = '${owner}' AND sandbox = false; ALTER TABLE events ENABLE TRIGGER ALL; COMMIT;`,
+    );
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({
+      ok: false,
+      first_bad_seq: 5,
+      reason: expect.stringMatching(/not the record its signed checkpoint names/),
+    });
+  });
+
+  it('refuses a checkpoint signed by another key', async () => {
+    const owner = (await w.db.prisma.owner.create({ data: { id: randomUUID(), name: 'Other key' } })).id;
+    const chain = { ownerId: owner, sandbox: true };
+    await appendEvent(w.db.prisma, { type: 'entry.created', ...chain, actor: systemActor('test'), data: {} });
+    const other = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    await checkpointChains(w.db.prisma, other);
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({
+      ok: false,
+      first_bad_seq: 1,
+      reason: expect.stringMatching(/signed by key/),
+    });
   });
 });

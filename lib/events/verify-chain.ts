@@ -1,26 +1,42 @@
 // Recomputes a chain of the event log from its first record (docs/api.md, Events): every seq one
 // more than the last, every prev_hash the last record's hash, every hash the SHA-256 of its
 // record's canonical JSON, and the last record the chain's head. Reads keyset pages, so a million
-// records take bounded memory. Used by GET /silo/v1/events/verify and `npm run verify-events`.
+// records take bounded memory. Each signed checkpoint of the chain must carry a good signature of
+// the audit key and name a record that is there with that hash. Used by GET /silo/v1/events/verify
+// and `npm run verify-events`.
 import type { Tx } from '../db/client';
 import type { Chain } from './chain';
+import { checkpointSigned, presentCheckpoint } from './checkpoints';
 import { GENESIS_HASH, presentEvent, recordHash } from './record';
+import type { AuditKey } from './signing-key';
 
 export interface ChainVerdict {
   ok: boolean;
   checked: number;
   head: { seq: number; hash: string };
+  /** signed checkpoints checked */
+  checkpoints: number;
   first_bad_seq?: number;
   reason?: string;
 }
 
 const PAGE = 1_000;
 
-export async function verifyChain(db: Tx, chain: Chain): Promise<ChainVerdict> {
+export async function verifyChain(db: Tx, chain: Chain, key: Pick<AuditKey, 'publicKey' | 'keyId'>): Promise<ChainVerdict> {
   let seq = 0;
   let hash = GENESIS_HASH;
   let checked = 0;
-  const bad = (at: number, reason: string): ChainVerdict => ({ ok: false, checked, head: { seq, hash }, first_bad_seq: at, reason });
+  const marks = checkpointsOf(db, chain);
+  let mark = await marks.next();
+  let checkpoints = 0;
+  const bad = (at: number, reason: string): ChainVerdict => ({
+    ok: false,
+    checked,
+    head: { seq, hash },
+    checkpoints,
+    first_bad_seq: at,
+    reason,
+  });
   for (;;) {
     const rows = await db.event.findMany({
       where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: BigInt(seq) } },
@@ -35,12 +51,37 @@ export async function verifyChain(db: Tx, chain: Chain): Promise<ChainVerdict> {
       seq = r.seq;
       hash = r.hash;
       checked++;
+      while (!mark.done && mark.value.seq <= seq) {
+        const cp = mark.value;
+        if (cp.key_id !== key.keyId)
+          return bad(cp.seq, `the checkpoint at record ${cp.seq} is signed by key ${cp.key_id}, not this instance's ${key.keyId}`);
+        if (!checkpointSigned(cp, key.publicKey)) return bad(cp.seq, `the checkpoint at record ${cp.seq} has a bad signature`);
+        if (cp.seq === seq && cp.hash !== hash) return bad(cp.seq, `record ${cp.seq} is not the record its signed checkpoint names`);
+        checkpoints++;
+        mark = await marks.next();
+      }
     }
     if (rows.length < PAGE) break;
   }
   const head = await db.chainHead.findUnique({ where: { ownerId_sandbox: { ownerId: chain.ownerId, sandbox: chain.sandbox } } });
   const headSeq = head ? Number(head.seq) : 0;
+  if (!mark.done) return bad(seq + 1, `a signed checkpoint names record ${mark.value.seq}, but the records end at ${seq}`);
   if (headSeq !== seq) return bad(seq + 1, `the chain's head is record ${headSeq}, but the records end at ${seq}`);
   if (head && head.hash !== hash) return bad(seq, `record ${seq}'s hash is not the chain head's`);
-  return { ok: true, checked, head: { seq, hash } };
+  return { ok: true, checked, head: { seq, hash }, checkpoints };
+}
+
+/** The chain's checkpoints by seq, a page at a time. */
+async function* checkpointsOf(db: Tx, chain: Chain) {
+  let after = 0n;
+  for (;;) {
+    const rows = await db.checkpoint.findMany({
+      where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: after } },
+      orderBy: { seq: 'asc' },
+      take: PAGE,
+    });
+    for (const row of rows) yield presentCheckpoint(row);
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1].seq;
+  }
 }

@@ -3,9 +3,9 @@
 // not be able to mint an administrator's cookie. Several instances must share NEXTAUTH_SECRET.
 import { log } from '../log';
 import { randomBytes } from 'node:crypto';
-import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { config } from '../config';
+import { loadOrCreateSecretFile } from '../secret-file';
 
 const g = globalThis as unknown as { __siloSessionSecret?: Promise<string> };
 
@@ -28,29 +28,7 @@ export async function sessionSecret(): Promise<string> {
 }
 
 async function loadOrCreate(file: string): Promise<string> {
-  try {
-    return await readSecret(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  await mkdir(path.dirname(file), { recursive: true });
-  // Written whole under a private name, then linked into place: a racing process either wins
-  // the link or reads the winner's file, and nobody ever reads a half-written secret.
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    await unlink(tmp);
-  }
-  return readSecret(file);
-}
-
-async function readSecret(file: string): Promise<string> {
-  if ((await stat(file)).mode & 0o077) await chmod(file, 0o600);
-  const secret = (await readFile(file, 'utf8')).trim();
+  const secret = await loadOrCreateSecretFile(file, () => randomBytes(32).toString('base64url'));
   if (secret.length < 32) throw new Error(`${file} holds a secret shorter than 32 characters; delete the file to have a new one generated`);
   return secret;
 }

@@ -68,6 +68,7 @@ describe('openApiDocument', () => {
       for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])]) expect(p.description, `${at} ${p.name}`).toBeTruthy();
     const open = operations.filter((o) => o.op.security?.length === 0).map((o) => o.at);
     expect(open.sort()).toEqual([
+      'GET /utils/v1/audit-key',
       'GET /utils/v1/ping',
       'GET /utils/v1/ready',
       'POST /access/v1/enrollment/authorize',

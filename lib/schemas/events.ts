@@ -94,6 +94,11 @@ export const ChainVerdict = z
     ok: z.boolean(),
     checked: z.number().int().min(0).meta({ description: 'Records recomputed', example: 42 }),
     head: z.object({ seq: z.number().int().min(0).meta({ example: 42 }), hash: HASH }),
+    checkpoints: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Signed checkpoints checked (signature and the record they name)', example: 3 }),
     first_bad_seq: z
       .number()
       .int()

@@ -1,4 +1,5 @@
 // GET /silo/v1/events/verify: the caller's chain recomputed from its first record — docs/api.md, Events.
+import { auditKey } from '@/lib/events/signing-key';
 import { verifyChain } from '@/lib/events/verify-chain';
 import { siloTarget } from '@/lib/http/auth';
 import { siloContext } from '@/lib/http/context';
@@ -8,6 +9,6 @@ import { route } from '@/lib/http/route';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: async (req) => {
     const c = await siloContext(req);
-    return json(await verifyChain(c.db, siloTarget(c.principal, req.headers)));
+    return json(await verifyChain(c.db, siloTarget(c.principal, req.headers), await auditKey()));
   },
 });

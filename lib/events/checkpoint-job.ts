@@ -1,0 +1,29 @@
+// Makes the signed checkpoints every AUDIT_CHECKPOINT_SECONDS, on one instance at a time (the
+// `checkpoint` job lease); a slow round is never started twice in one process.
+import type { Db } from '../db/client';
+import { runExclusively } from '../db/job-lease';
+import { log } from '../log';
+import { checkpointChains } from './checkpoints';
+import { auditKey } from './signing-key';
+
+export function startCheckpoints(db: Db, everyMs: number): () => void {
+  let running = false;
+  const round = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const key = await auditKey();
+      await runExclusively(db, 'checkpoint', everyMs, async () => {
+        const made = await checkpointChains(db, key);
+        if (made) log.debug({ checkpoints: made }, 'signed event log checkpoints');
+      });
+    } catch (err) {
+      log.error({ err }, 'signing event log checkpoints failed');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void round(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

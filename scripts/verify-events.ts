@@ -1,0 +1,83 @@
+// `npm run verify-events [-- --owner ID] [--public-key FILE]`: recomputes every chain of the event
+// log straight on the database the server is configured with (same environment and .env files as
+// `npm start`), for an operator who trusts no running server. Checkpoint signatures are checked
+// with the audit key's public half: --public-key names a PEM file the operator keeps; without it,
+// the key the server signs with (AUDIT_SIGNING_KEY or $DATA_DIR/audit-signing-key.pem).
+// Exit 0: every chain holds; 1: a chain is broken (its first bad record is named); 2: it could not check.
+import { createHash, createPublicKey } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadEnvConfig } from '@next/env';
+import { config } from '../lib/config';
+import { openDatabase } from '../lib/db/client';
+import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
+import { chainName } from '../lib/events/chain';
+import { auditKey } from '../lib/events/signing-key';
+import { verifyChain } from '../lib/events/verify-chain';
+
+const USAGE = 'usage: npm run verify-events [-- --owner ID] [--public-key FILE]';
+
+function options(argv: string[]): { owner?: string; publicKey?: string } {
+  const out: { owner?: string; publicKey?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (flag === '--owner' && value) out.owner = value;
+    else if (flag === '--public-key' && value) out.publicKey = value;
+    else throw new Error(`unknown option ${flag}\n${USAGE}`);
+    i++;
+  }
+  return out;
+}
+
+async function main(): Promise<number> {
+  const opts = options(process.argv.slice(2));
+  loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
+  const c = config();
+  if (!c.DATABASE_URL) {
+    const dir = path.join(c.DATA_DIR, 'db');
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) throw new Error(`no embedded database at ${dir} (is DATA_DIR right?)`);
+    lockDataDir(embeddedLockFile(c.DATA_DIR), 'npm run verify-events');
+  }
+  const key = opts.publicKey ? publicKeyFrom(readFileSync(opts.publicKey, 'utf8')) : await auditKey();
+  const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
+  try {
+    const chains = await db.prisma.chainHead.findMany({
+      where: opts.owner ? { ownerId: opts.owner } : {},
+      select: { ownerId: true, sandbox: true },
+      orderBy: [{ ownerId: 'asc' }, { sandbox: 'asc' }],
+    });
+    let broken = 0;
+    for (const chain of chains) {
+      const v = await verifyChain(db.prisma, chain, key);
+      if (v.ok)
+        console.log(
+          `${chainName(chain)}: ok, ${v.checked} records, ${v.checkpoints} signed checkpoints, head ${v.head.seq} ${v.head.hash}`,
+        );
+      else {
+        broken++;
+        console.log(`${chainName(chain)}: BROKEN at record ${v.first_bad_seq}: ${v.reason} (${v.checked} records good before it)`);
+      }
+    }
+    console.log(broken ? `${broken} of ${chains.length} chains broken` : `${chains.length} chains verified`);
+    return broken ? 1 : 0;
+  } finally {
+    await db.close();
+  }
+}
+
+function publicKeyFrom(pem: string) {
+  const publicKey = createPublicKey(pem);
+  const keyId = createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
+  return { publicKey, keyId };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(2);
+  },
+);
