@@ -4,6 +4,7 @@
 import { createOwner } from '../lib/access/create-owner';
 import { openDatabase } from '../lib/db/client';
 import { listEntries } from '../lib/silo/list-entries';
+import { TEST_ACTOR } from '../lib/testing/actor';
 
 const N = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const ROUNDS = 30;
@@ -17,8 +18,8 @@ async function timePage(run: () => Promise<unknown>): Promise<number> {
 
 async function main() {
   const db = await openDatabase({});
-  const owner = await createOwner(db.prisma, 'bench');
-  const other = await createOwner(db.prisma, 'noise');
+  const owner = await createOwner(db.prisma, 'bench', TEST_ACTOR);
+  const other = await createOwner(db.prisma, 'noise', TEST_ACTOR);
   console.log(`Keyset pagination benchmark: ${N} entries (plus as many of another owner)\n`);
   for (const o of [owner.id, other.id])
     await db.sql.exec(`INSERT INTO entries (id, owner_id, sandbox, folder, name, created_at, updated_at)

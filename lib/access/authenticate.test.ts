@@ -8,6 +8,7 @@ import { authorizeEnrollment } from './authorize-enrollment';
 import { createApp } from './create-app';
 import { createOwner } from './create-owner';
 import { verifyClient } from './verify-client';
+import { TEST_ACTOR } from '../testing/actor';
 
 let w: TestWorld;
 beforeAll(async () => (w = await testWorld()));
@@ -38,7 +39,7 @@ function counting(db: Db) {
 describe('principalFromBearer', () => {
   it('an owner key is its id and prefix, an enrollment token its app; one query each', async () => {
     const db = w.db.prisma;
-    const owner = await createOwner(db, 'Authors');
+    const owner = await createOwner(db, 'Authors', TEST_ACTOR);
     const live = owner.api_keys.find((k) => !k.sandbox);
     const listed = await db.apiKey.findUniqueOrThrow({ where: { id: live?.id } });
     const byKey = counting(db);

@@ -7,6 +7,7 @@ import { principalFromBearer } from './authenticate';
 import { authorizeEnrollment } from './authorize-enrollment';
 import { createEnrollment } from './create-enrollment';
 import { createOwner } from './create-owner';
+import { TEST_ACTOR } from '../testing/actor';
 
 let w: TestWorld;
 beforeAll(async () => (w = await testWorld()));
@@ -15,8 +16,8 @@ afterAll(() => w.close());
 describe('authorizeEnrollment', () => {
   it('needs a trusted app or the owner key; keys of other owners are refused', async () => {
     const db = w.db.prisma;
-    const owner = await createOwner(db, 'A');
-    const other = await createOwner(db, 'B');
+    const owner = await createOwner(db, 'A', TEST_ACTOR);
+    const other = await createOwner(db, 'B', TEST_ACTOR);
     const made = await createApp(db, { name: 'app', trusted: false });
     const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
     const base = { app, ownerId: owner.id, tokenTtlSeconds: 60 };
@@ -36,15 +37,15 @@ describe('authorizeEnrollment', () => {
 
   it('an enrollment made by an administrator needs no owner key, in its environment only, while enabled', async () => {
     const db = w.db.prisma;
-    const owner = await createOwner(db, 'D');
-    const other = await createOwner(db, 'E');
+    const owner = await createOwner(db, 'D', TEST_ACTOR);
+    const other = await createOwner(db, 'E', TEST_ACTOR);
     const made = await createApp(db, { name: 'enrolled', trusted: false });
     const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
     const base = { app, ownerId: owner.id, tokenTtlSeconds: 60 };
     await expect(authorizeEnrollment(db, base)).rejects.toMatchObject({ key: 'forbidden' });
-    const { created, record } = await createEnrollment(db, { app_id: app.id, owner_id: owner.id, sandbox: false });
+    const { created, record } = await createEnrollment(db, { app_id: app.id, owner_id: owner.id, sandbox: false }, TEST_ACTOR);
     expect(created).toBe(true);
-    expect((await createEnrollment(db, { app_id: app.id, owner_id: owner.id, sandbox: false })).created).toBe(false);
+    expect((await createEnrollment(db, { app_id: app.id, owner_id: owner.id, sandbox: false }, TEST_ACTOR)).created).toBe(false);
     const ok = await authorizeEnrollment(db, base);
     expect([ok.id, ok.sandbox]).toEqual([record.id, false]);
     await expect(authorizeEnrollment(db, { ...base, sandbox: true })).rejects.toMatchObject({ key: 'forbidden' });
@@ -55,7 +56,7 @@ describe('authorizeEnrollment', () => {
 
   it('tokens expire and die with a disabled enrollment', async () => {
     const db = w.db.prisma;
-    const owner = await createOwner(db, 'C');
+    const owner = await createOwner(db, 'C', TEST_ACTOR);
     const made = await createApp(db, { name: 'trusted', trusted: true });
     const app = await verifyClient({ db, clientId: made.client_id, secret: made.client_secret });
     const e = await authorizeEnrollment(db, { app, ownerId: owner.id, tokenTtlSeconds: 60 });

@@ -5,7 +5,9 @@ import type { Db } from '../db/client';
 import type { App, Enrollment } from '../db/generated/client';
 import { ApiError, notFound } from '../errors';
 import { UNIQUE, isUniqueViolation } from '../db/db-errors';
+import { appendEvent } from '../events/append-event';
 import { principalFromBearer } from './authenticate';
+import { appActor } from './principal';
 import { presentEnrollment } from './present-enrollment';
 import { hashSecret, newSecret } from './secrets';
 
@@ -24,7 +26,16 @@ export async function authorizeEnrollment(db: Db, o: AuthorizeOptions) {
   if (enrollment.disabled) throw new ApiError('enrollment_disabled', 'The enrollment is disabled');
   const token = newSecret(enrollment.sandbox ? 'token_test' : 'token_live');
   const expiresAt = new Date(Date.now() + o.tokenTtlSeconds * 1000);
-  await db.enrollmentToken.create({ data: { id: randomUUID(), enrollmentId: enrollment.id, hash: hashSecret(token), expiresAt } });
+  await db.$transaction(async (tx) => {
+    await tx.enrollmentToken.create({ data: { id: randomUUID(), enrollmentId: enrollment.id, hash: hashSecret(token), expiresAt } });
+    await appendEvent(tx, {
+      type: 'enrollment.authorized',
+      ownerId: enrollment.ownerId,
+      sandbox: enrollment.sandbox,
+      actor: appActor(o.app),
+      data: { enrollment_id: enrollment.id, app_id: o.app.id, token_expires: Math.floor(expiresAt.getTime() / 1000) },
+    });
+  });
   return { ...presentEnrollment(enrollment), token, token_expires: Math.floor(expiresAt.getTime() / 1000) };
 }
 
@@ -59,7 +70,18 @@ async function byOwner(db: Db, o: AuthorizeOptions, ownerId: string): Promise<En
   const existing = await db.enrollment.findUnique({ where });
   if (existing) return existing;
   try {
-    return await db.enrollment.create({ data: { id: randomUUID(), appId: o.app.id, ownerId, sandbox } });
+    // Made on first authorization: the owner consented with its key, or the application is trusted.
+    return await db.$transaction(async (tx) => {
+      const made = await tx.enrollment.create({ data: { id: randomUUID(), appId: o.app.id, ownerId, sandbox } });
+      await appendEvent(tx, {
+        type: 'enrollment.created',
+        ownerId,
+        sandbox,
+        actor: appActor(o.app),
+        data: { app_id: o.app.id, app_name: o.app.name },
+      });
+      return made;
+    });
   } catch (err) {
     if (isUniqueViolation(err, UNIQUE.enrollment)) return db.enrollment.findUniqueOrThrow({ where });
     throw err;

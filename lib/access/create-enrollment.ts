@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import { UNIQUE, isUniqueViolation } from '../db/db-errors';
 import { notFound } from '../errors';
+import { appendEvent } from '../events/append-event';
+import type { EventActor } from '../events/catalogue';
 import type { EnrollmentInput } from '../schemas/access';
 import { presentEnrollment } from './present-enrollment';
 
@@ -11,9 +13,9 @@ import { presentEnrollment } from './present-enrollment';
  * The new enrollment (`created`), or the one that app, owner and environment already have, as it
  * is: a disabled one stays disabled (PATCH {disabled: false} enables it).
  */
-export async function createEnrollment(db: Db, input: EnrollmentInput) {
+export async function createEnrollment(db: Db, input: EnrollmentInput, actor: EventActor) {
   const [app, owner] = await Promise.all([
-    db.app.findUnique({ where: { id: input.app_id }, select: { id: true } }),
+    db.app.findUnique({ where: { id: input.app_id }, select: { id: true, name: true } }),
     db.owner.findUnique({ where: { id: input.owner_id }, select: { id: true } }),
   ]);
   if (!app) throw notFound('Application not found');
@@ -22,7 +24,17 @@ export async function createEnrollment(db: Db, input: EnrollmentInput) {
   const existing = await db.enrollment.findUnique({ where });
   if (existing) return { created: false, record: presentEnrollment(existing) };
   try {
-    const e = await db.enrollment.create({ data: { id: randomUUID(), appId: app.id, ownerId: owner.id, sandbox: input.sandbox } });
+    const e = await db.$transaction(async (tx) => {
+      const made = await tx.enrollment.create({ data: { id: randomUUID(), appId: app.id, ownerId: owner.id, sandbox: input.sandbox } });
+      await appendEvent(tx, {
+        type: 'enrollment.created',
+        ownerId: owner.id,
+        sandbox: input.sandbox,
+        actor,
+        data: { app_id: app.id, app_name: app.name },
+      });
+      return made;
+    });
     return { created: true, record: presentEnrollment(e) };
   } catch (err) {
     if (!isUniqueViolation(err, UNIQUE.enrollment)) throw err;

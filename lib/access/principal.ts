@@ -1,5 +1,6 @@
 // Who is calling, and what part of the data that caller may see (docs/api.md, Authentication).
 import type { Scope } from '../db/scope';
+import { ADMIN_KEY_ACTOR, type EventActor } from '../events/catalogue';
 import type { CreatedBy } from '../schemas/files';
 
 /**
@@ -21,6 +22,14 @@ export function scopeOf(p: Principal): Scope {
   if (p.kind === 'user') return { owners: p.admin ? 'all' : p.ownerIds };
   return { owners: 'all' };
 }
+
+/** Who an event record names as having made a change: the admin key too (docs/api.md, Events). */
+export function eventActorOf(p: Principal): EventActor {
+  return p.kind === 'admin_key' ? ADMIN_KEY_ACTOR : p.actor;
+}
+
+/** An application as the actor of what it does itself (authorizing for an enrollment). */
+export const appActor = (app: { id: string; name: string }): EventActor => ({ type: 'app', id: app.id, name: app.name });
 
 /** The author a new file version records; the admin key makes no versions. */
 export function actorOf(p: Principal): Actor | null {

@@ -10,6 +10,7 @@ import type { Database } from './client';
 import { testDatabases, testWorld } from '../testing/database';
 import { UNIQUE, isUniqueViolation, type UniqueConstraint } from './db-errors';
 import { createEntry } from '../silo/create-entry';
+import { TEST_ACTOR } from '../testing/actor';
 
 const ALL = Object.values(UNIQUE) as UniqueConstraint[];
 const violated = (err: unknown) => ALL.filter((c) => isUniqueViolation(err, c)).map((c) => c.name);
@@ -28,7 +29,7 @@ describe.each(databases)('on %s', (kind) => {
 
   it('names the one constraint violated: an id is not a key, though "entries_pkey" contains "key"', async () => {
     const p = db.prisma;
-    const owner = await createOwner(p, 'A');
+    const owner = await createOwner(p, 'A', TEST_ACTOR);
     const e = await p.entry.create({ data: { id: randomUUID(), ownerId: owner.id, sandbox: false, key: 'k' } });
     const sameId = await p.entry.create({ data: { id: e.id, ownerId: owner.id, sandbox: false, key: 'other' } }).catch((x) => x);
     expect(violated(sameId)).toEqual([UNIQUE.entryId.name]);
@@ -43,7 +44,7 @@ describe.each(databases)('on %s', (kind) => {
 
   it('20 concurrent PUTs of one entry id with a key: one creates, nineteen repeat it', async () => {
     const p = db.prisma;
-    const owner = await createOwner(p, 'B');
+    const owner = await createOwner(p, 'B', TEST_ACTOR);
     const target = { ownerId: owner.id, sandbox: false };
     for (let round = 0; round < 10; round++) {
       const id = randomUUID();
@@ -69,7 +70,7 @@ describe.each(databases)('on %s', (kind) => {
 
   it('racing first authorizations of one app and owner share one enrollment', async () => {
     const p = db.prisma;
-    const owner = await createOwner(p, 'C');
+    const owner = await createOwner(p, 'C', TEST_ACTOR);
     const made = await createApp(p, { name: 'App', trusted: true });
     const app = await p.app.findUniqueOrThrow({ where: { id: made.id } });
     const got = await Promise.all(

@@ -11,6 +11,7 @@ import { verifyClient } from '../access/verify-client';
 import { testWorld, type TestWorld } from '../testing/database';
 import { openDatabase, readCacheOf } from './client';
 import { TRACKED_TABLES } from './read-cache';
+import { TEST_ACTOR } from '../testing/actor';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance writing', () => {
   let w: TestWorld;
@@ -21,7 +22,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
     const rows = await w.db.prisma.$queryRaw<{ table: string }[]>`
       SELECT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'cache_change' ORDER BY 1`;
     expect(rows.map((r) => r.table)).toEqual([...TRACKED_TABLES].sort());
-    await createOwner(w.db.prisma, 'logged'); // an api key: a tracked write
+    await createOwner(w.db.prisma, 'logged', TEST_ACTOR); // an api key: a tracked write
     const logged = await w.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM cache_changes WHERE table_name = 'api_keys'`;
     expect(logged[0].n).toBeGreaterThan(0);
   });
@@ -30,11 +31,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
     const other = await openDatabase({ url: w.url });
     try {
       const db = w.db.prisma;
-      const owner = await createOwner(db, 'cached on pg');
+      const owner = await createOwner(db, 'cached on pg', TEST_ACTOR);
       const key = owner.api_keys[0];
       await principalFromBearer(db, key.key);
       await principalFromBearer(db, key.key);
-      await revokeApiKey({ db: other.prisma, ownerId: owner.id, keyId: key.id });
+      await revokeApiKey({ db: other.prisma, ownerId: owner.id, keyId: key.id, actor: TEST_ACTOR });
       await expect(principalFromBearer(db, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
 
       // An enrollment disabled by the other instance: its token is refused at once, and works again once enabled.
@@ -43,9 +44,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
       const { id, token } = await authorizeEnrollment(db, { app, ownerId: owner.id, tokenTtlSeconds: 60 });
       for (let i = 0; i < 2; i++) await principalFromBearer(db, token);
       const admin = { owners: 'all' as const };
-      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: true });
+      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: true, actor: TEST_ACTOR });
       await expect(principalFromBearer(db, token)).rejects.toMatchObject({ key: 'enrollment_disabled' });
-      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: false });
+      await setEnrollmentDisabled({ db: other.prisma, scope: admin, id, disabled: false, actor: TEST_ACTOR });
       expect((await principalFromBearer(db, token)).kind).toBe('owner');
     } finally {
       await other.close();
@@ -56,7 +57,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
     const other = await openDatabase({ url: w.url });
     try {
       const db = w.db.prisma;
-      const owner = await createOwner(db, 'counted on pg');
+      const owner = await createOwner(db, 'counted on pg', TEST_ACTOR);
       let loads = 0;
       const count = () =>
         readCacheOf(db).read(['entries'], `count ${owner.id}`, () => {

@@ -16,7 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   },
   POST: async (req) => {
     const a = await adminContext(req);
-    const { created, record } = await createEnrollment(a.db, await readJson(req, EnrollmentInput, 64 * 1024));
+    const { created, record } = await createEnrollment(a.db, await readJson(req, EnrollmentInput, 64 * 1024), a.actor);
     return json(record, { status: created ? 201 : 200 });
   },
 });

@@ -17,6 +17,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: async (req) => {
     const a = await adminContext(req);
     const input = await readJson(req, OwnerInput, 64 * 1024);
-    return json(await createOwner(a.db, input.name), { status: 201 });
+    return json(await createOwner(a.db, input.name, a.actor), { status: 201 });
   },
 });

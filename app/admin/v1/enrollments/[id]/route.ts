@@ -11,7 +11,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const a = await adminContext(req, { members: true });
     const input = await readJson(req, EnrollmentUpdate, 64 * 1024);
     return json(
-      await setEnrollmentDisabled({ db: a.db, id: pathId(params.id, 'Enrollment not found'), disabled: input.disabled, scope: a.scope }),
+      await setEnrollmentDisabled({
+        db: a.db,
+        id: pathId(params.id, 'Enrollment not found'),
+        disabled: input.disabled,
+        scope: a.scope,
+        actor: a.actor,
+      }),
     );
   },
 });

@@ -17,6 +17,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const a = await adminContext(req);
     const id = pathId(params.id, 'Owner not found');
     const input = await readJson(req, OwnerUpdate, 64 * 1024);
-    return json(await renameOwner(a.db, id, input.name));
+    return json(await renameOwner(a.db, id, input.name, a.actor));
   },
 });

@@ -10,6 +10,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: async (req, { params }) => {
     const a = await adminContext(req);
     const input = await readJson(req, KeyInput, 64 * 1024);
-    return json(await createApiKey({ db: a.db, ownerId: pathId(params.id, 'Owner not found'), sandbox: input.sandbox }), { status: 201 });
+    return json(await createApiKey({ db: a.db, ownerId: pathId(params.id, 'Owner not found'), sandbox: input.sandbox, actor: a.actor }), {
+      status: 201,
+    });
   },
 });

@@ -8,7 +8,12 @@ import { route } from '@/lib/http/route';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   DELETE: async (req, { params }) => {
     const a = await adminContext(req);
-    await revokeApiKey({ db: a.db, ownerId: pathId(params.id, 'Owner not found'), keyId: pathId(params.key_id, 'Key not found') });
+    await revokeApiKey({
+      db: a.db,
+      ownerId: pathId(params.id, 'Owner not found'),
+      keyId: pathId(params.key_id, 'Key not found'),
+      actor: a.actor,
+    });
     return noContent();
   },
 });
