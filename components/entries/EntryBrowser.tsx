@@ -45,7 +45,7 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
       </div>
       <EntryFilters value={filter} onChange={setFilter} />
       <div className="entry-browser">
-        <FolderTree folders={folders.data?.list} selected={filter.folder} onSelect={(folder) => setFilter({ ...filter, folder }, 'push')} />
+        <FolderTree folders={folders.data?.list} selected={filter.folder} onSelect={(folder) => setFilter({ folder }, 'push')} />
         <div className="entry-browser-list">
           {filter.folder !== undefined && (
             <p className="muted entry-browser-where">

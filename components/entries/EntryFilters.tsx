@@ -12,7 +12,8 @@ const searchTerm = (s: string) => [...s.trim()].slice(0, 255).join('') || undefi
 
 interface Props {
   value: EntryFilter;
-  onChange(f: EntryFilter, step: HistoryStep): void;
+  /** a change of the filter (what is left out stays as asked) */
+  onChange(change: Partial<EntryFilter>, step: HistoryStep): void;
 }
 
 export function EntryFilters({ value, onChange }: Props) {
@@ -29,9 +30,10 @@ export function EntryFilters({ value, onChange }: Props) {
     setKey(value.key ?? '');
   }, [value.q, value.key]);
   const ask = useCallback(
-    (f: EntryFilter, step: HistoryStep) => {
-      asked.current = { q: f.q, key: f.key };
-      onChange(f, step);
+    (change: Partial<EntryFilter>, step: HistoryStep) => {
+      const was = asked.current;
+      asked.current = { q: 'q' in change ? change.q : was.q, key: 'key' in change ? change.key : was.key };
+      onChange(change, step);
     },
     [onChange],
   );
@@ -40,9 +42,9 @@ export function EntryFilters({ value, onChange }: Props) {
   useEffect(() => {
     const next = searchTerm(q);
     if (next === value.q) return;
-    const t = setTimeout(() => ask({ ...value, q: next }, 'replace'), SEARCH_DELAY_MS);
+    const t = setTimeout(() => ask({ q: next }, 'replace'), SEARCH_DELAY_MS);
     return () => clearTimeout(t);
-  }, [q, value, ask]);
+  }, [q, value.q, ask]);
 
   return (
     <form
@@ -50,7 +52,7 @@ export function EntryFilters({ value, onChange }: Props) {
       style={{ marginBottom: '0.9rem' }}
       onSubmit={(e) => {
         e.preventDefault();
-        ask({ ...value, key: key.trim() || undefined, q: searchTerm(q) }, 'push');
+        ask({ key: key.trim() || undefined, q: searchTerm(q) }, 'push');
       }}
     >
       <div className="field" style={{ flex: '0 0 140px' }}>
@@ -58,7 +60,7 @@ export function EntryFilters({ value, onChange }: Props) {
         <select
           id="env"
           value={value.sandbox ? 'sandbox' : 'live'}
-          onChange={(e) => onChange({ ...value, sandbox: e.target.value === 'sandbox', folder: undefined }, 'push')}
+          onChange={(e) => onChange({ sandbox: e.target.value === 'sandbox', folder: undefined }, 'push')}
         >
           <option value="live">Live</option>
           <option value="sandbox">Sandbox</option>

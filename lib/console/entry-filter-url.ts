@@ -4,7 +4,7 @@
 // the environment, the filter form) is a new history step; the search typed as you go rewrites the
 // current one, so Back skips the keystrokes.
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import type { EntryFilter } from './hooks/entries';
 
 /** `push`: a step Back returns to; `replace`: the same step, changed. */
@@ -34,19 +34,27 @@ export function paramsWithFilter(params: URLSearchParams, f: EntryFilter): URLSe
   return out;
 }
 
-/** The entry filter of this page's URL, and a setter that writes it there. */
-export function useEntryFilterInUrl(): [EntryFilter, (f: EntryFilter, step: HistoryStep) => void] {
+/**
+ * The entry filter of this page's URL, and a change of it written there. A change applies to the
+ * last one asked for, not to the filter rendered: a navigation takes a moment, and a second change
+ * made meanwhile (a folder, then the key filter) must not undo the first.
+ */
+export function useEntryFilterInUrl(): [EntryFilter, (change: Partial<EntryFilter>, step: HistoryStep) => void] {
   const router = useRouter();
   const path = usePathname() ?? '';
   const query = (useSearchParams() ?? new URLSearchParams()).toString();
   const filter = useMemo(() => filterFromParams(new URLSearchParams(query)), [query]);
-  const setFilter = useCallback(
-    (f: EntryFilter, step: HistoryStep) => {
+  const asked = useRef<{ from: string; filter: EntryFilter } | undefined>(undefined);
+  const change = useCallback(
+    (c: Partial<EntryFilter>, step: HistoryStep) => {
+      // Asked since the URL last changed: build on that; otherwise on what the URL says.
+      const base = asked.current?.from === query ? asked.current.filter : filter;
+      const f = { ...base, ...c };
+      asked.current = { from: query, filter: f };
       const next = paramsWithFilter(new URLSearchParams(query), f).toString();
-      if (next === query) return;
-      router[step](next ? `${path}?${next}` : path, { scroll: false });
+      if (next !== query) router[step](next ? `${path}?${next}` : path, { scroll: false });
     },
-    [router, path, query],
+    [router, path, query, filter],
   );
-  return [filter, setFilter];
+  return [filter, change];
 }
