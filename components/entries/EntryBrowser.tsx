@@ -1,14 +1,15 @@
 'use client';
 // A workspace's entries, newest first: keyset pages (load more, or scroll to the end), a folder
 // tree beside them (a folder lists its subtree), a search, filters by environment and key, and a
-// form for a new entry. Self-contained: it needs only the workspace id.
+// form for a new entry. Self-contained: it needs only the workspace id; what it shows is in the URL.
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { EnvironmentBadge } from '@/components/ui/Badge';
 import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { Dialog } from '@/components/ui/Dialog';
 import { LoadMore } from '@/components/ui/LoadMore';
-import { useEntries, useFolders, type EntryFilter } from '@/lib/console/hooks/entries';
+import { useEntryFilterInUrl } from '@/lib/console/entry-filter-url';
+import { useEntries, useFolders } from '@/lib/console/hooks/entries';
 import { EntryFilters } from './EntryFilters';
 import { FolderTree } from './FolderTree';
 import { NewEntryForm } from './NewEntryForm';
@@ -16,7 +17,7 @@ import { NewEntryForm } from './NewEntryForm';
 const none = <span className="muted">—</span>;
 
 export function EntryBrowser({ ownerId }: { ownerId: string }) {
-  const [filter, setFilter] = useState<EntryFilter>({ sandbox: false });
+  const [filter, setFilter] = useEntryFilterInUrl();
   const [creating, setCreating] = useState(false);
   const entries = useEntries(ownerId, filter);
   const folders = useFolders(ownerId, filter.sandbox);
@@ -44,7 +45,7 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
       </div>
       <EntryFilters value={filter} onChange={setFilter} />
       <div className="entry-browser">
-        <FolderTree folders={folders.data?.list} selected={filter.folder} onSelect={(folder) => setFilter({ ...filter, folder })} />
+        <FolderTree folders={folders.data?.list} selected={filter.folder} onSelect={(folder) => setFilter({ folder }, 'push')} />
         <div className="entry-browser-list">
           {filter.folder !== undefined && (
             <p className="muted entry-browser-where">

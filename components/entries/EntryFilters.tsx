@@ -1,6 +1,8 @@
 'use client';
-// Environment, search and key filters. The search applies as you type (debounced); the key on submit.
-import { useEffect, useState } from 'react';
+// Environment, search and key filters. The search applies as you type (debounced, rewriting the
+// current history step); the key on submit and the environment on change (each a step of its own).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { HistoryStep } from '@/lib/console/entry-filter-url';
 import type { EntryFilter } from '@/lib/console/hooks/entries';
 
 const SEARCH_DELAY_MS = 300;
@@ -8,17 +10,41 @@ const SEARCH_DELAY_MS = 300;
 /** What the API takes as `q`: trimmed, at most 255 characters (code points, so no pair is split), or nothing. */
 const searchTerm = (s: string) => [...s.trim()].slice(0, 255).join('') || undefined;
 
-export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange(f: EntryFilter): void }) {
+interface Props {
+  value: EntryFilter;
+  /** a change of the filter (what is left out stays as asked) */
+  onChange(change: Partial<EntryFilter>, step: HistoryStep): void;
+}
+
+export function EntryFilters({ value, onChange }: Props) {
   const [key, setKey] = useState(value.key ?? '');
   const [q, setQ] = useState(value.q ?? '');
+
+  // What this form last asked for: the URL catching up with it is no reason to touch the boxes (the
+  // user may have typed on meanwhile); any other change of the filter (Back, a link) is shown in them.
+  const asked = useRef({ q: value.q, key: value.key });
+  useEffect(() => {
+    if (value.q === asked.current.q && value.key === asked.current.key) return;
+    asked.current = { q: value.q, key: value.key };
+    setQ(value.q ?? '');
+    setKey(value.key ?? '');
+  }, [value.q, value.key]);
+  const ask = useCallback(
+    (change: Partial<EntryFilter>, step: HistoryStep) => {
+      const was = asked.current;
+      asked.current = { q: 'q' in change ? change.q : was.q, key: 'key' in change ? change.key : was.key };
+      onChange(change, step);
+    },
+    [onChange],
+  );
 
   // One request when typing pauses, not one per keystroke. The API takes 1–255 characters.
   useEffect(() => {
     const next = searchTerm(q);
     if (next === value.q) return;
-    const t = setTimeout(() => onChange({ ...value, q: next }), SEARCH_DELAY_MS);
+    const t = setTimeout(() => ask({ q: next }, 'replace'), SEARCH_DELAY_MS);
     return () => clearTimeout(t);
-  }, [q, value, onChange]);
+  }, [q, value.q, ask]);
 
   return (
     <form
@@ -26,7 +52,7 @@ export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange
       style={{ marginBottom: '0.9rem' }}
       onSubmit={(e) => {
         e.preventDefault();
-        onChange({ ...value, key: key.trim() || undefined, q: searchTerm(q) });
+        ask({ key: key.trim() || undefined, q: searchTerm(q) }, 'push');
       }}
     >
       <div className="field" style={{ flex: '0 0 140px' }}>
@@ -34,7 +60,7 @@ export function EntryFilters({ value, onChange }: { value: EntryFilter; onChange
         <select
           id="env"
           value={value.sandbox ? 'sandbox' : 'live'}
-          onChange={(e) => onChange({ ...value, sandbox: e.target.value === 'sandbox', folder: undefined })}
+          onChange={(e) => onChange({ sandbox: e.target.value === 'sandbox', folder: undefined }, 'push')}
         >
           <option value="live">Live</option>
           <option value="sandbox">Sandbox</option>

@@ -33,6 +33,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
   const versions: PreviousVersion[] = [
     {
       id: file.id,
+      name: file.name,
       hash: file.hash,
       size: file.size,
       desc: file.desc,
@@ -65,6 +66,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
             </>
           ),
         },
+        { head: 'File', className: 'mono', cell: (v) => <span data-testid="version-name">{v.name}</span> },
         {
           head: 'Created by',
           cell: (v) => (

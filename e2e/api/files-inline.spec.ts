@@ -153,6 +153,7 @@ test.describe('versions', () => {
     expect(v3.previous.map((p: { id: string }) => p.id)).toEqual([v2.id, v1.id]);
     expect(v3.previous[0]).toEqual({
       id: v2.id,
+      name: 'inv.pdf',
       hash: sha256('two'),
       size: 3,
       desc: '',
@@ -165,7 +166,7 @@ test.describe('versions', () => {
     await inlineFile(request, liveKey, entry.id, { name: 'inv.pdf', category: 'format', data: b64('fmt') });
     const k1 = await inlineFile(request, liveKey, entry.id, { name: 'x.xml', key: 'ubl', data: b64('u1') });
     const k2 = await inlineFile(request, liveKey, entry.id, { name: 'y.xml', key: 'ubl', data: b64('u2') });
-    expect(k2.previous.map((p: { id: string }) => p.id)).toEqual([k1.id]);
+    expect(k2.previous.map((p: { id: string; name: string }) => [p.id, p.name])).toEqual([[k1.id, 'x.xml']]);
     const list = await (await request.get(`/silo/v1/entries/${entry.id}/files`, { headers: bearer(liveKey) })).json();
     expect(list.list).toHaveLength(3);
     const entryView = await (await request.get(`/silo/v1/entries/${entry.id}`, { headers: bearer(liveKey) })).json();

@@ -110,3 +110,37 @@ test('register an application, enroll it in a workspace, disable and enable it',
   await expect(row).toContainText('enabled');
   expect((await request.get('/silo/v1/entries', withToken)).status()).toBe(200);
 });
+
+// Issue 20, item 16: the list was read before the enrollment existed and its answer came after the
+// mutation's. The mutation's refresh joined that read (TanStack Query reuses a first fetch still in
+// flight) and the list kept the stale answer. Here the first read is taken before enrolling and
+// held until the mutation has settled, which is what load did by chance.
+test('an enrollment made while the list is still loading appears in it', async ({ page, adminAccount, admin, newOwner }) => {
+  const owner = await newOwner('Initech');
+  const app = await admin.post('/admin/v1/apps', { data: { name: 'Biller', trusted: false } });
+  expect(app.status()).toBe(201);
+  const { client_id: clientId } = await app.json();
+  let release!: () => void;
+  const settled = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  await page.route(
+    (url) => url.pathname === '/admin/v1/enrollments',
+    async (route) => {
+      if (held || route.request().method() !== 'GET') return route.fallback();
+      held = true;
+      const before = await route.fetch();
+      await settled;
+      await route.fulfill({ response: before });
+    },
+  );
+  await signIn(page, adminAccount);
+  await page.getByRole('link', { name: 'Enrollments' }).click();
+  const form = page.getByRole('region', { name: 'Enroll an application' });
+  await form.getByLabel('Application').selectOption({ label: `Biller — ${clientId}` });
+  await form.getByLabel('Workspace').selectOption(owner.id);
+  await expect.poll(() => held).toBe(true);
+  await form.getByRole('button', { name: 'Enroll' }).click();
+  await expect(page.getByText('Enrolled: the application may authorize with owner_id alone')).toBeVisible();
+  release();
+  await expect(page.getByTestId('enrollment-row').filter({ hasText: 'Initech' })).toContainText('enabled');
+});

@@ -101,7 +101,15 @@ const version = z
 const history = { version, created_by: CreatedBy.nullable(), restored_from: RestoredFrom.nullable() };
 
 export const PreviousVersion = z
-  .object({ id: recordId, hash, size, desc: z.string(), ...history, created_at: timestamp })
+  .object({
+    id: recordId,
+    name: z.string().meta({ description: 'The file name this version was stored under', example: 'invoice-2026-0042.pdf' }),
+    hash,
+    size,
+    desc: z.string(),
+    ...history,
+    created_at: timestamp,
+  })
   .meta({ id: 'PreviousVersion' });
 export type PreviousVersion = z.infer<typeof PreviousVersion>;
 

@@ -7,7 +7,7 @@ import { api, failure } from '../api';
 import type { FileLink, FileRecord } from '../../schemas/records';
 import { UploadQueue } from '../upload/queue';
 import { entryKeys } from './entries';
-import { useApiMutation, type After } from './mutation';
+import { refreshQueries, useApiMutation, type After } from './mutation';
 
 const filesOf = (entryId: string) => `/silo/v1/entries/${entryId}/files`;
 
@@ -84,7 +84,7 @@ export function useUploadQueue(entryId: string, onStored: (record: FileRecord) =
   const [queue] = useState(
     () =>
       new UploadQueue(entryId, (record) => {
-        queries.invalidateQueries({ queryKey: entryKeys.one(entryId) });
+        void refreshQueries(queries, [entryKeys.one(entryId)]);
         onStored(record);
       }),
   );

@@ -30,6 +30,7 @@ export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersi
 export function presentPrevious(p: PreviousVersion): NonNullable<FileRecord['previous']>[number] {
   return {
     id: p.id,
+    name: p.name,
     hash: p.hash,
     size: Number(p.size),
     desc: p.desc,

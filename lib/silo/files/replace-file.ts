@@ -68,7 +68,7 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array
     INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version, url_nonce, stored_at,
       created_by, restored_from)
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, true,
-      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, slot.seq, ${f.urlNonce}, now(),
+      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, slot.seq, ${f.urlNonce}, now(),
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
     FROM slot
     RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev"`;
@@ -113,7 +113,7 @@ export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpir
     INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, url_nonce,
       upload_expires_at, created_by)
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, false,
-      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::jsonb, ${f.urlNonce}, ${f.uploadExpiresAt},
+      ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, ${f.urlNonce}, ${f.uploadExpiresAt},
       ${jsonOrNull(f.createdBy)}::jsonb
     FROM slot
     RETURNING ${FILE_COLUMNS}`;

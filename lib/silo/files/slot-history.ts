@@ -143,7 +143,7 @@ interface Read {
 /** The slot's seq and rev with its stored versions numbered above `above`, newest first; none if the slot is gone. */
 async function readVersions(db: Tx, slotId: string, above: number): Promise<Read | undefined> {
   const rows = await db.$queryRaw<(Omit<PreviousVersion, 'id'> & { id: string | null; seq: number; rev: string })[]>`
-    SELECT s.seq, s.rev::text AS rev, f.id::text, f.hash, f.size, f.created_at AS "createdAt", f.version, f."desc",
+    SELECT s.seq, s.rev::text AS rev, f.id::text, f.name, f.hash, f.size, f.created_at AS "createdAt", f.version, f."desc",
       f.created_by AS "createdBy", f.restored_from AS "restoredFrom"
     FROM file_slots s LEFT JOIN files f ON f.slot_id = s.id AND f.stored AND f.version > ${above}
     WHERE s.id = ${slotId}::uuid
