@@ -13,7 +13,16 @@ import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
 import { takeTurns } from './pglite-turns';
-import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, watchWrites, writtenBy } from './read-cache';
+import {
+  type Changes,
+  createChangeLogReadCache,
+  createReadCache,
+  noReadCache,
+  type ReadCache,
+  TRACKED_TABLES,
+  watchWrites,
+  writtenBy,
+} from './read-cache';
 
 export type Db = PrismaClient;
 /** A client or an open transaction: what a query that may run inside a caller's transaction takes. */
@@ -40,7 +49,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const tables = tablesOfMigrations(migrations.map((m) => m.sql));
   const db = opts.url ? await openPostgres(opts.url, tables) : await openPglite(opts.dataDir, tables);
   await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
+  if (db.kind === 'postgres') await armChangeLog(db.sql);
   return db;
+}
+
+/**
+ * Makes the read cache's change-log triggers ALWAYS again if something disabled them (a data-only
+ * restore with triggers disabled): migration cache_change_log_always, arm_cache_change_log.
+ */
+async function armChangeLog(sql: SqlRunner): Promise<void> {
+  const [row] = await sql.query<{ n: number }>('SELECT arm_cache_change_log() AS n');
+  if (row.n) log.warn({ triggers: row.n }, 'the read cache change-log triggers were disabled; enabled again (ALWAYS)');
 }
 
 async function openPostgres(url: string, tables: ReadonlySet<string>): Promise<Database> {
@@ -74,9 +93,15 @@ async function openPostgres(url: string, tables: ReadonlySet<string>): Promise<D
  */
 function changeLogCache(pool: pg.Pool): { cache: ReadCache; stop(): void } {
   if (processSettings.readCacheOff()) return { cache: noReadCache, stop: () => {} };
+  let disarmed = false;
   const changes = async (since: string | null): Promise<Changes> => {
     if (countingQueries) countQuery();
-    const row = (await pool.query<{ s: string; t: string[] | null }>(CHANGES, [since])).rows[0];
+    const row = (await pool.query<{ s: string; t: string[] | null; armed: number }>(CHANGES, [since, TRACKED_TABLES.size])).rows[0];
+    // A change-log trigger disabled (or origin-only): writes may go unlogged, so every answer is
+    // "everything changed" until an instance's start re-arms them (armChangeLog).
+    if (row.armed !== TRACKED_TABLES.size && !disarmed)
+      log.error({ armed: row.armed }, 'read cache change-log triggers are disabled: every cached read loads until an instance restarts');
+    disarmed = row.armed !== TRACKED_TABLES.size;
     return { snapshot: row.s, changed: row.t };
   };
   const prune = () => pool.query(PRUNE).catch((err) => log.warn({ err }, 'pruning the read cache change log failed'));
@@ -87,14 +112,19 @@ function changeLogCache(pool: pg.Pool): { cache: ReadCache; stop(): void } {
 
 // Unnamed statements: a transaction-pooling proxy (PgBouncer) may give each one another connection.
 // The tracked tables written by transactions the snapshot $1 did not see and this one does (only
-// an xid at or above $1's xmin can be unseen by it); null when $1 is older than the pruned log.
+// an xid at or above $1's xmin can be unseen by it); null when $1 is older than the pruned log, or
+// when fewer than $2 (every tracked table's) change-log triggers fire always (armed): a write made
+// while one was off left no row.
 const CHANGES = `
-  SELECT pg_current_snapshot()::text AS s,
-    CASE WHEN $1::text IS NULL
+  WITH a AS (SELECT count(*)::int AS n FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+             WHERE g.tgname = 'cache_change' AND g.tgenabled = 'A' AND c.relnamespace = current_schema()::regnamespace)
+  SELECT pg_current_snapshot()::text AS s, a.n AS armed,
+    CASE WHEN $1::text IS NULL OR a.n <> $2::int
            OR pg_snapshot_xmin($1::text::pg_snapshot)::text::bigint < (SELECT xid FROM cache_horizon WHERE id = 1) THEN NULL
       ELSE ARRAY(SELECT DISTINCT table_name FROM cache_changes
                  WHERE xid >= pg_snapshot_xmin($1::text::pg_snapshot)::text::bigint
-                   AND NOT pg_visible_in_snapshot(xid::text::xid8, $1::text::pg_snapshot)) END AS t`;
+                   AND NOT pg_visible_in_snapshot(xid::text::xid8, $1::text::pg_snapshot)) END AS t
+  FROM a`;
 // Raises the horizon and drops the rows below it in one statement: a question sees both or neither.
 // The horizon trails the oldest running transaction by 10,000 ids, so a cache that asked moments
 // ago still finds its rows and need not reload everything.

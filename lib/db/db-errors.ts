@@ -46,6 +46,11 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === 'P2010' && (cause?.kind === 'ForeignKeyConstraintViolation' || cause?.originalCode === '23503');
 }
 
+/** The row a write names is gone (a racing delete committed first): Prisma's P2025. */
+export function isRecordGone(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'P2025';
+}
+
 /**
  * The name PostgreSQL gave the violated constraint: the pg driver passes it on; PGlite's adapter
  * passes only the columns, but PostgreSQL's message names it (`… unique constraint "name"`).

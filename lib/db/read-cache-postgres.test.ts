@@ -1,6 +1,8 @@
 // The read cache on PostgreSQL, with a second instance writing the same database: what one
 // instance commits, the other's cache sees at once, through the change log its triggers write.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '../log';
 import { authorizeEnrollment } from '../access/authorize-enrollment';
 import { principalFromBearer } from '../access/authenticate';
 import { createApp } from '../access/create-app';
@@ -82,5 +84,58 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
     } finally {
       await other.close();
     }
+  });
+
+  /** A session of its own (as psql, pg_restore or a replication worker has), running `sql` with `$1` the key's id. */
+  async function otherSession(url: string | undefined, sql: string[], keyId: string) {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      for (const q of sql) await c.query(q, q.includes('$1') ? [keyId] : []);
+    } finally {
+      await c.end();
+    }
+  }
+
+  const REVOKE = 'UPDATE api_keys SET revoked_at = now() WHERE id = $1';
+  const cachedKey = async (name: string) => {
+    const owner = await createOwner(w.db.prisma, name, TEST_ACTOR);
+    const key = owner.api_keys[0];
+    for (let i = 0; i < 2; i++) await principalFromBearer(w.db.prisma, key.key);
+    return key;
+  };
+
+  it('refuses at once a key revoked with triggers in replica mode (logical replication, pg_restore --disable-triggers)', async () => {
+    const key = await cachedKey('replica');
+    await otherSession(w.url, ['SET session_replication_role = replica', REVOKE], key.id);
+    await expect(principalFromBearer(w.db.prisma, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
+  });
+
+  it('keeps the change log on PostgreSQL whatever silo.change_log says (only the embedded database may turn it off)', async () => {
+    const key = await cachedKey('change_log off');
+    await otherSession(w.url, ["SET silo.change_log = 'off'", REVOKE], key.id);
+    await expect(principalFromBearer(w.db.prisma, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
+  });
+
+  it('reads afresh once the change-log triggers were disabled (a data-only restore), until an instance re-arms them', async () => {
+    const key = await cachedKey('disabled');
+    const said = { error: vi.spyOn(log, 'error').mockImplementation(() => {}), warn: vi.spyOn(log, 'warn').mockImplementation(() => {}) };
+    // What `pg_restore --data-only --disable-triggers` sends around its data: ENABLE leaves them origin-only.
+    await otherSession(w.url, ['ALTER TABLE api_keys DISABLE TRIGGER ALL', REVOKE, 'ALTER TABLE api_keys ENABLE TRIGGER ALL'], key.id);
+    await expect(principalFromBearer(w.db.prisma, key.key)).rejects.toMatchObject({ key: 'unauthorized' });
+    // A start re-arms them (ENABLE ALWAYS) and marks every table changed: caches opened before see it too.
+    const started = await openDatabase({ url: w.url });
+    await started.close();
+    const armed = await w.db.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'cache_change' AND tgenabled = 'A'`;
+    expect(armed[0].n).toBe(TRACKED_TABLES.size);
+    const again = await cachedKey('re-armed');
+    await otherSession(w.url, ['SET session_replication_role = replica', REVOKE], again.id);
+    await expect(principalFromBearer(w.db.prisma, again.key)).rejects.toMatchObject({ key: 'unauthorized' });
+    // Both told the operator: the cache reading afresh, and the triggers enabled again.
+    expect(said.error).toHaveBeenCalled();
+    expect(said.warn).toHaveBeenCalled();
+    said.error.mockRestore();
+    said.warn.mockRestore();
   });
 });

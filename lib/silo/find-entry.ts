@@ -4,7 +4,7 @@ import type { Entry } from '../db/generated/client';
 import { scopeWhere, type Scope } from '../db/scope';
 import { ApiError, notFound } from '../errors';
 
-const entryNotFound = () => notFound('Entry not found');
+export const entryNotFound = () => notFound('Entry not found');
 
 export const keyTaken = (key: string) =>
   new ApiError('conflict', `Another entry already has the key "${key}"`, { fields: { key: 'is already used' } });

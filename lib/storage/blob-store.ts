@@ -52,11 +52,15 @@ export interface BlobStore {
   /** Every held copy with the time it last grew. */
   listHeld(): Promise<{ uploadId: string; modifiedAt: Date }[]>;
   dropHeld(uploadId: string): Promise<void>;
-  /** Moves a verified held copy under its hash; when those bytes exist already it just drops the copy. */
+  /**
+   * Moves a verified held copy under its hash. When those bytes exist already it does the same
+   * work (the copy replaces them) and keeps one: how long it takes must not tell whether they were there.
+   */
   commitHeld(uploadId: string, hash: string): Promise<void>;
   /**
    * Puts small verified bytes (an inline file's) under their hash at once, as durably as
-   * commitHeld: what receive and commitHeld do in one step, with fewer calls.
+   * commitHeld: what receive and commitHeld do in one step, with fewer calls. The same work
+   * whether or not the bytes exist already.
    */
   put(hash: string, bytes: Uint8Array): Promise<void>;
   /** `size`, when the caller knows it, lets a small read allocate no more than it needs. */

@@ -133,20 +133,21 @@ export class LocalDiskStore implements BlobStore {
   }
 
   async commitHeld(uploadId: string, hash: string): Promise<void> {
-    const from = this.heldPath(uploadId);
-    const to = this.blobPath(hash);
-    if (await this.exists(hash)) {
-      await this.io.unlink(from).catch(() => {});
-      return;
-    }
-    await this.placeRenamed(from, to);
+    // Renamed over identical bytes stored already, as over nothing: the same work either way, so
+    // no caller can time whether they were there (one copy is kept all the same).
+    await this.placeRenamed(this.heldPath(uploadId), this.blobPath(hash)).catch(async (err) => {
+      // No held copy: an earlier commit of it placed it already.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await this.exists(hash))) return;
+      throw err;
+    });
   }
 
   async put(hash: string, bytes: Uint8Array): Promise<void> {
     const to = this.blobPath(hash);
     assertHash(bytes, hash);
     // A held copy of its own (swept like any other should a crash leave it), fsync'd, then
-    // renamed into place: the crash guarantees of receive and commitHeld, in fewer calls.
+    // renamed into place: the crash guarantees of receive and commitHeld, in fewer calls. Over
+    // identical bytes too, as commitHeld does.
     const from = this.heldPath(`inline-${randomUUID()}`);
     await this.io.mkdir(this.held, { recursive: true });
     const fh = await this.io.open(from, 'w');

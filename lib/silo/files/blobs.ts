@@ -15,10 +15,13 @@ const LOCK_SPACE = 7230201;
 /** The SQL that takes the lock of `hash` until its transaction ends. */
 export const hashLock = (hash: string) => Prisma.sql`pg_advisory_xact_lock(hashtextextended(${hash}, ${LOCK_SPACE}))`;
 const lockHash = (tx: Tx, hash: string) => tx.$executeRaw`SELECT ${hashLock(hash)}`;
-/** The lock and the record in one round trip: the CTE runs first, as the INSERT reads it. */
+/**
+ * The lock and the record in one round trip: the CTE runs first, as the INSERT reads it. A row
+ * there already is written again: the same work as a new one, whoever recorded it.
+ */
 const lockAndRecord = (tx: Tx, blob: { hash: string; size: number }) => tx.$executeRaw`
   WITH locked AS (SELECT ${hashLock(blob.hash)})
-  INSERT INTO blobs (hash, size) SELECT ${blob.hash}, ${blob.size} FROM locked ON CONFLICT (hash) DO NOTHING`;
+  INSERT INTO blobs (hash, size) SELECT ${blob.hash}, ${blob.size} FROM locked ON CONFLICT (hash) DO UPDATE SET size = EXCLUDED.size`;
 
 /** Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point at it) in one transaction. */
 export async function withPlacedBlob<T>(

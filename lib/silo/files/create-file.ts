@@ -114,13 +114,15 @@ async function storeInline(o: CreateFileOptions, entryId: string, id: string, co
 }
 
 /**
- * Inline bytes are put in place first (unless identical bytes are stored already), then recorded
- * as `refer` points a file at them, in a transaction that does not wait on the disk. Should they
- * have been freed in between, they take the uploads' path: placed under the lock.
+ * Inline bytes are put in place first, then recorded as `refer` points a file at them, in a
+ * transaction that does not wait on the disk. Should they have been freed in between, they take
+ * the uploads' path: placed under the lock. They are put even when identical bytes are stored
+ * already (the store keeps one copy): skipping the write would let any workspace time whether
+ * another holds given bytes (SECURITY.md, dedup-timing.test.ts).
  */
 async function placeInline(o: CreateFileOptions, content: Content, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
   const blob = { hash: content.hash, size: content.size };
-  if (!(await o.store.exists(blob.hash))) await o.store.put(blob.hash, must(content.bytes, 'inline bytes'));
+  await o.store.put(blob.hash, must(content.bytes, 'inline bytes'));
   const file = await withRecordedBlob(o.db, o.store, blob, refer);
   if (file !== false) return file;
   return holdAndPlace(o, content, (uploadId) => withPlacedBlob(o.db, o.store, { uploadId, ...blob }, refer));

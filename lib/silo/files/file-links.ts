@@ -6,6 +6,7 @@ import { ApiError } from '../../errors';
 import { nonce } from './create-file';
 import { linkUrl, verifyLinkSignature, type UrlSigner } from './file-url';
 import { fileNotFound } from './find-file';
+import { withSlotLocked } from './lock-slot';
 
 export interface FileLink {
   url: string;
@@ -20,7 +21,7 @@ export function createLink(signer: UrlSigner, file: File, expiresIn: number, now
 
 /** Every link made so far of this version stops working. */
 export async function revokeLinks(db: Db, file: File): Promise<void> {
-  await db.file.update({ where: { id: file.id }, data: { linkNonce: nonce() } });
+  await withSlotLocked(db, file, (tx) => tx.file.update({ where: { id: file.id }, data: { linkNonce: nonce() } }));
 }
 
 export interface FindFileByLinkOptions {

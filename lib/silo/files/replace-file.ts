@@ -42,8 +42,9 @@ export type NewStoredFile = Pick<
  * With `bytes` (a small blob, small-blobs.ts) the statement also keeps them in the blob's row,
  * under the hash's lock (blobs.ts), so it needs no transaction around it: a free of the same hash
  * either ran before it (and this inserts the row anew, bytes and all) or comes after its commit
- * and sees the file. A row of the same bytes in the blob store gets them too; one holding them
- * already is left as it is.
+ * and sees the file. A row of the same bytes gets them written again, whether it held them already
+ * or they are in the blob store: the same work either way, so no workspace can time whether
+ * another stored these bytes (SECURITY.md); one row is kept.
  *
  * It answers the slot's rev as the statement left it too: with the version's number (the slot's
  * seq), it dates the history before the version (slot-history.ts).
@@ -53,7 +54,7 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array
     ? Prisma.sql`locked AS (SELECT ${hashLock(f.hash)}),
       blob AS (
         INSERT INTO blobs (hash, size, data) SELECT ${f.hash}, ${f.size}, decode(${base64(bytes)}, 'base64') FROM locked
-        ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data WHERE blobs.data IS NULL),`
+        ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data),`
     : Prisma.empty;
   const rows = await tx.$queryRaw<
     (Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'> & {

@@ -2,6 +2,7 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import type { FileUpdate } from '../../schemas/files';
+import { withSlotLocked } from './lock-slot';
 
 export interface UpdateFileOptions {
   db: Db;
@@ -10,5 +11,5 @@ export interface UpdateFileOptions {
 }
 
 export async function updateFile({ db, file, patch }: UpdateFileOptions): Promise<File> {
-  return db.file.update({ where: { id: file.id }, data: patch });
+  return withSlotLocked(db, file, (tx) => tx.file.update({ where: { id: file.id }, data: patch }));
 }

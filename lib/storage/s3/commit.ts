@@ -6,10 +6,14 @@ import { BLOBS, deleteHeldObjects, dropHeldCopy, readState, stagingKey } from '.
 
 export async function commitHeldCopy(bucket: Bucket, id: string, hash: string): Promise<void> {
   const to = `${BLOBS}${hash}`;
-  // The same bytes are stored already (dedup): the held copy just goes.
-  if (await bucket.head(to)) return dropHeldCopy(bucket, id);
+  // Placed over the same bytes stored already as over nothing (one object is kept): a shortcut
+  // when they exist would let a caller time whether they were there (SECURITY.md).
   const state = await readState(bucket, id);
-  if (!state) throw new Error(`no held copy ${id}`);
+  if (!state) {
+    // No held copy: an earlier commit of it placed it already.
+    if (await bucket.head(to)) return dropHeldCopy(bucket, id);
+    throw new Error(`no held copy ${id}`);
+  }
   // The store knows the hash of what it holds: never place bytes under another hash.
   const held = (await resumableSha256(state.sha256)).digest();
   if (held !== hash) throw new Error(`the held copy ${id} has sha256 ${held}, not ${hash}`);
