@@ -12,6 +12,7 @@ import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
 import { acquireUploadLease, isUploadLeased, LEASE_MS, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
 import { uploadProgress } from './upload-window';
+import { paused, readAll, takeOver } from '../../testing/upload-sources';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
 let w: TestWorld;
@@ -23,47 +24,6 @@ beforeAll(async () => {
   ({ scope, placeholder } = await placeholderMaker(w.db.prisma, w.store));
 });
 afterAll(() => w.close());
-
-/**
- * Runs `upload` as the taker of `fileId`'s lease, lapsed now as if its holder stalled: lapsed
- * again when the holder's renewal (every 2 s) slipped in between and the upload answered 409.
- */
-async function takeOver<T>(db: TestWorld['db']['prisma'], fileId: string, upload: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    await db.$executeRaw`UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${fileId}::uuid`;
-    const got = upload();
-    const early = await Promise.race([
-      got.then(
-        () => undefined,
-        (err) => err,
-      ),
-      new Promise((r) => setTimeout(r, 100)),
-    ]);
-    if (early && (early as { key?: string }).key === 'upload_in_progress' && attempt < 5) continue;
-    return got;
-  }
-}
-
-async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
-}
-
-/** A source that sends `first`, then waits for `go()` before sending `rest`. */
-function paused(first: Buffer, rest: Buffer) {
-  let go!: () => void;
-  const gate = new Promise<void>((r) => (go = r));
-  let started!: () => void;
-  const sending = new Promise<void>((r) => (started = r));
-  async function* source() {
-    yield first;
-    started();
-    await gate;
-    yield rest;
-  }
-  return { source: source(), go, sending };
-}
 
 describe('upload lease', () => {
   it('one holder at a time; released at once; a lapsed lease is taken over and its old holder knows', async () => {
