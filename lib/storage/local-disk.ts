@@ -70,6 +70,8 @@ export class LocalDiskStore implements BlobStore {
       }
       if (size !== opts.offset) throw new Error('held copy shorter than its offset');
     }
+    // The fence (adoptHeld): a writer whose lease is gone opens nothing its successor may hold.
+    await opts.lease?.check();
     const fh = await this.io.open(file, opts.offset > 0 ? 'r+' : 'w');
     const writer = batchedWriter(fh, opts.offset);
     // Who failed decides what stays held: the source (the client broke off) or the disk.
