@@ -1,6 +1,8 @@
 // Two Silo instances on one PostgreSQL database and one S3 bucket (s3rver), as behind a load
-// balancer: nothing that matters may live in one process.
+// balancer: nothing that matters may live in one process. B runs under another hostname (a UTS
+// namespace of its own), as on another host: it cannot tell whether A's process is alive.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import { bearer } from '../fixtures';
@@ -29,7 +31,12 @@ const test = base.extend<{ api: (s: SiloServer) => Promise<APIRequestContext> },
       };
       const a = await startServer({ database: 'postgres', databaseUrl: db.url, env });
       // The same admin key on both, as one deployment would have.
-      const b = await startServer({ database: 'postgres', databaseUrl: db.url, env: { ...env, ADMIN_API_KEY: a.adminKey } });
+      const b = await startServer({
+        database: 'postgres',
+        databaseUrl: db.url,
+        env: { ...env, ADMIN_API_KEY: a.adminKey },
+        hostname: 'silo-b.test',
+      });
       await use({ s3, a, b });
       await a.stop();
       await b.stop();
@@ -302,32 +309,88 @@ test('the authorize rate limit holds across both instances together', async ({ p
   expect(statuses.slice(10)).toContain(429);
 });
 
-test('SIGKILL of A mid-upload: B serves everything stored and the upload resumes on B', async ({ pair, api }) => {
+const MiB = 1024 * 1024;
+
+/**
+ * A PUT that sends `first`, then one more byte every 500 ms (so the idle timeout never ends it):
+ * an upload in full flow when its instance dies.
+ */
+function tricklingPut(url: string, bytes: Buffer, from: number, first: number) {
+  const req = http.request(url, {
+    method: 'PUT',
+    headers: {
+      'Content-Length': String(bytes.length - from),
+      'Content-Type': 'application/octet-stream',
+      'Content-Range': `bytes ${from}-${bytes.length - 1}/${bytes.length}`,
+    },
+  });
+  req.on('error', () => {});
+  req.write(bytes.subarray(from, from + first));
+  let at = from + first;
+  const timer = setInterval(() => req.write(bytes.subarray(at, ++at)), 500);
+  return () => {
+    clearInterval(timer);
+    req.destroy();
+  };
+}
+
+test('SIGKILL of A (another host) mid-upload: B tells the durable offset, takes over within 15 s and resumes there', async ({
+  pair,
+  api,
+}) => {
+  // B is on "another host": a UTS namespace of its own, so A's host/pid tells it nothing.
+  expect(readlinkSync(`/proc/${pair.b.pid}/ns/uts`)).not.toBe(readlinkSync('/proc/self/ns/uts'));
   const { A, B, key } = await clientsAndOwner(pair, api);
   const entry = await createEntry(A, key);
-  const stored = randomBytes(1024 * 1024);
+  const stored = randomBytes(MiB);
   const storedFile = await placeholder(A, key, entry.id, stored);
   expect((await A.put(via(storedFile.url, pair.a), { data: stored })).status()).toBe(200);
-  const bytes = randomBytes(14 * 1024 * 1024);
+  const bytes = randomBytes(24 * MiB);
   const p = await placeholder(A, key, entry.id, bytes);
-  const held = 9 * 1024 * 1024;
-  expect(
-    (
-      await A.put(via(p.url, pair.a), {
-        headers: { 'Content-Range': `bytes 0-${held - 1}/${bytes.length}` },
-        data: bytes.subarray(0, held),
-      })
-    ).status(),
-  ).toBe(204);
-  const dying = stalledPut(via(p.url, pair.a), bytes.length - held, bytes.subarray(held, held + 2 * 1024 * 1024), {
-    'Content-Range': `bytes ${held}-${bytes.length - 1}/${bytes.length}`,
+  const onA = via(p.url, pair.a);
+  const onB = via(p.url, pair.b);
+  const first = 9 * MiB;
+  const res = await A.put(onA, { headers: { 'Content-Range': `bytes 0-${first - 1}/${bytes.length}` }, data: bytes.subarray(0, first) });
+  expect(res.status()).toBe(204);
+  // A receives 9 MiB more: its second 8 MiB part (up to 16 MiB) becomes durable in S3, the rest is in A's memory.
+  const stop = tricklingPut(onA, bytes, first, 9 * MiB);
+  const durable = 16 * MiB;
+  expect(await heldOffset(B, onB, durable)).toBe(durable);
+  // While A holds the upload, B refuses, saying when to try again.
+  const busy = await B.put(onB, {
+    headers: { 'Content-Range': `bytes ${durable}-${bytes.length - 1}/${bytes.length}` },
+    data: bytes.subarray(durable),
   });
-  await new Promise((r) => setTimeout(r, 500));
+  await expectError(busy, 409, 'upload_in_progress');
+  expect(Number(busy.headers()['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(Number(busy.headers()['retry-after'])).toBeLessThanOrEqual(15);
+
   process.kill(-pair.a.pid, 'SIGKILL');
-  await dying.answered;
+  const killedAt = Date.now();
+  stop();
   expect(Buffer.compare(await (await B.get(via(storedFile.url, pair.b))).body(), stored)).toBe(0);
-  const offset = await heldOffset(B, via(p.url, pair.b), held);
-  expect(offset).toBeGreaterThanOrEqual(held);
-  expect(await resume(B, via(p.url, pair.b), bytes)).toBe(200);
-  expect(sha256(await (await B.get(via(p.url, pair.b))).body())).toBe(sha256(bytes));
+  // B's HEAD tells the durable offset; the client resumes there on B as soon as A's lease lapses,
+  // waiting as each 409's Retry-After says.
+  const offset = await heldOffset(B, onB, durable);
+  expect(offset).toBe(durable);
+  let status = 0;
+  let sentAt = 0;
+  while (Date.now() - killedAt < 30_000) {
+    sentAt = Date.now();
+    const put = await B.put(onB, {
+      headers: { 'Content-Range': `bytes ${offset}-${bytes.length - 1}/${bytes.length}` },
+      data: bytes.subarray(offset),
+    });
+    status = put.status();
+    if (status !== 409) break;
+    await expectError(put, 409, 'upload_in_progress');
+    const wait = Number(put.headers()['retry-after']);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, wait * 1000));
+  }
+  // Only the bytes past the durable offset went to B (the Content-Range above), and that sufficed.
+  expect(status).toBe(200);
+  // The takeover: the PUT that B accepted was sent within 15 s of A's death.
+  expect(sentAt - killedAt).toBeLessThanOrEqual(15_000);
+  expect(sha256(await (await B.get(onB)).body())).toBe(sha256(bytes));
 });

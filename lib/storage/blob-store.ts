@@ -32,6 +32,18 @@ export interface ReceiveOptions {
    * every call for one upload.
    */
   expectedHash?: string;
+  /**
+   * The writer's upload lease (upload-lock.ts). Its generation goes with every record of the held
+   * copy, so a writer of an older generation (a holder that stalled past its lease) never changes
+   * what a newer one holds; check() runs before each durable step that a newer writer would see
+   * (a part added, the copy started over) and throws when the lease is gone.
+   */
+  lease?: HeldLease;
+}
+
+export interface HeldLease {
+  generation: number;
+  check(): Promise<void>;
 }
 
 export interface BlobInfo {
@@ -49,6 +61,12 @@ export interface BlobStore {
    */
   receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received>;
   heldSize(uploadId: string): Promise<number>;
+  /**
+   * A takeover: the writer of `generation` adopts the held copy of a lapsed holder that may only
+   * have stalled and may still write. From here on nothing that holder writes changes the copy;
+   * what was durable stays held (no byte is received twice). Returns the bytes held.
+   */
+  adoptHeld(uploadId: string, generation: number): Promise<number>;
   /** Every held copy with the time it last grew. */
   listHeld(): Promise<{ uploadId: string; modifiedAt: Date }[]>;
   dropHeld(uploadId: string): Promise<void>;
@@ -90,6 +108,13 @@ export class BlobTooLarge extends Error {
 }
 
 export const isBlobTooLarge = (err: unknown): err is BlobTooLarge => (err as Error)?.name === 'BlobTooLarge';
+
+/** A held copy that a writer of a newer lease generation holds now: this writer's lease is gone. */
+export class HeldByNewerLease extends Error {
+  override readonly name = 'HeldByNewerLease';
+}
+
+export const isHeldByNewerLease = (err: unknown) => (err as Error)?.name === 'HeldByNewerLease';
 
 export class BlobMissing extends Error {
   override readonly name = 'BlobMissing';

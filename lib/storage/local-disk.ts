@@ -70,6 +70,8 @@ export class LocalDiskStore implements BlobStore {
       }
       if (size !== opts.offset) throw new Error('held copy shorter than its offset');
     }
+    // The fence (adoptHeld): a writer whose lease is gone opens nothing its successor may hold.
+    await opts.lease?.check();
     const fh = await this.io.open(file, opts.offset > 0 ? 'r+' : 'w');
     const writer = batchedWriter(fh, opts.offset);
     // Who failed decides what stays held: the source (the client broke off) or the disk.
@@ -108,6 +110,31 @@ export class LocalDiskStore implements BlobStore {
     }
     await fh.close();
     return { size, hash: hasher.digest('hex') };
+  }
+
+  /**
+   * A takeover: the held file is copied and the copy renamed over it, so a stalled earlier holder,
+   * writing through the descriptor it opened, writes to a file nobody names any more. Bytes it
+   * appended while the copy was made are held or not as a whole prefix: the hash is re-read on resume.
+   */
+  async adoptHeld(uploadId: string, _generation: number): Promise<number> {
+    const file = this.heldPath(uploadId);
+    const copy = this.heldPath(`adopt-${randomUUID()}`);
+    try {
+      await fsp.copyFile(file, copy);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
+    }
+    const fh = await this.io.open(copy, 'r+');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await this.io.rename(copy, file);
+    await fsyncDir(this.io, this.held);
+    return this.heldSize(uploadId);
   }
 
   async heldSize(uploadId: string): Promise<number> {

@@ -17,7 +17,7 @@ import {
 } from './blob-store';
 import { Bucket, isPreconditionFailed } from './s3/bucket';
 import { commitHeldCopy } from './s3/commit';
-import { BLOBS, dropHeldCopy, HELD, heldPrefix, readState } from './s3/held';
+import { adoptHeldCopy, BLOBS, dropHeldCopy, HELD, heldPrefix, readState } from './s3/held';
 import { receiveHeld, type ReceiveSettings } from './s3/receive';
 
 export interface S3StoreOptions {
@@ -52,6 +52,10 @@ export class S3Store implements BlobStore {
   receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received> {
     heldPrefix(uploadId); // validates the id before any request
     return receiveHeld(this.bucket, this.settings, uploadId, source, opts);
+  }
+
+  adoptHeld(uploadId: string, generation: number): Promise<number> {
+    return adoptHeldCopy(this.bucket, uploadId, generation, this.settings.partsInFlight);
   }
 
   async heldSize(uploadId: string): Promise<number> {

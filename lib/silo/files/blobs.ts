@@ -23,16 +23,22 @@ const lockAndRecord = (tx: Tx, blob: { hash: string; size: number }) => tx.$exec
   WITH locked AS (SELECT ${hashLock(blob.hash)})
   INSERT INTO blobs (hash, size) SELECT ${blob.hash}, ${blob.size} FROM locked ON CONFLICT (hash) DO UPDATE SET size = EXCLUDED.size`;
 
-/** Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point at it) in one transaction. */
+/**
+ * Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point
+ * at it) in one transaction. `guard`, when given, runs in it before the copy is placed (an upload's
+ * lease check: a holder that lost its lease must not place what its successor holds).
+ */
 export async function withPlacedBlob<T>(
   db: Db,
   store: BlobStore,
   blob: { uploadId: string; hash: string; size: number },
   refer: (tx: Tx) => Promise<T>,
+  guard?: (tx: Tx) => Promise<void>,
 ): Promise<T> {
   try {
     return await db.$transaction(async (tx) => {
       await lockAndRecord(tx, blob);
+      await guard?.(tx);
       await store.commitHeld(blob.uploadId, blob.hash);
       return refer(tx);
     }, TX);

@@ -2,18 +2,21 @@
 // arrive; resumable with Content-Range; stored only when size and sha256 match the placeholder.
 // One upload at a time per placeholder holds its lease (upload-lock.ts) from before the first
 // byte is written until it answers; a delete meanwhile removes the rows but leaves the held bytes
-// to the upload, which then answers 404 and drops them itself.
+// to the upload, which then answers 404 and drops them itself. The lease's generation fences the
+// held copy: an upload that took a lapsed lease over adopts the bytes held so far (the client
+// resumes from HEAD's Upload-Offset), and the stalled holder it replaced can neither add to them,
+// drop them nor complete the file.
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, isApiError } from '../../errors';
-import { isBlobTooLarge, type BlobStore } from '../../storage/blob-store';
+import { isBlobTooLarge, isHeldByNewerLease, type BlobStore } from '../../storage/blob-store';
 import { withPlacedBlob } from './blobs';
 import { compareWithStored } from './compare-stored';
 import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
 import { makeCurrent } from './replace-file';
-import { renewUploadLease, uploadBusy, withUploadLease, type UploadLease } from './upload-lock';
+import { assertLeaseHeld, isLeaseLost, LeaseLost, renewUploadLease, uploadBusyNow, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
 
 type Source = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
@@ -26,7 +29,7 @@ export interface ReceiveUploadOptions {
   contentRange: string | null;
   /** the request's Content-Length, when it sent one: too many bytes are refused before reading */
   declaredLength?: number;
-  /** UPLOAD_IDLE_TIMEOUT_SECONDS in ms; sizes the lease (the source itself enforces the timeout) */
+  /** UPLOAD_IDLE_TIMEOUT_SECONDS in ms; paces the lease's renewals (the source itself enforces the timeout) */
   idleMs?: number;
   /** Runs before any byte is read when the file is stored: a stored private file's url needs credentials. */
   authorizeStored?: (file: File) => Promise<void>;
@@ -74,46 +77,72 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
   const f = lease.file;
   const size = Number(f.size);
   await assertUploadOpen(o.db, o.store, f, lease);
-  // A lapsed lease's holder on another host may still be alive (stalled past its lease) and flush
-  // one last batch into the held copy: never build on it, start over. (A dead holder of this host
-  // is known dead: its lease is taken without tookOver and its bytes are built on.)
-  if (lease.tookOver) await o.store.dropHeld(f.id);
-  const held = await o.store.heldSize(f.id);
+  // A lapsed lease's holder on another host may still be alive (stalled past its lease): adopt the
+  // bytes it made durable, so nothing it writes from now on reaches them. (A dead holder of this
+  // host is known dead: its lease is taken without tookOver and its bytes are built on as they are.)
+  const held = lease.tookOver
+    ? await o.store.adoptHeld(f.id, lease.generation).catch((err) => lostLease(o, lease, err))
+    : await o.store.heldSize(f.id);
   if (range && range.start !== held)
     throw new ApiError('offset_mismatch', `The upload holds ${held} bytes; continue from there`, {
       headers: { 'Upload-Offset': String(held), 'Upload-Length': String(size) },
     });
   const limit = range?.end !== undefined ? range.end + 1 : size;
+  const fence = { generation: lease.generation, check: () => assertLeaseHeld(o.db, lease) };
   const got = await o.store
-    .receive(f.id, whileLeased(o.source, lease), { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash })
+    .receive(f.id, whileLeased(o.source, lease), { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash, lease: fence })
     .catch(async (err) => {
       // Too many bytes: the store kept what was held before this request (item 10 of issue 9).
       if (isBlobTooLarge(err)) throw tooLarge(limit, size);
       if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id);
-      throw err;
+      return lostLease(o, lease, err);
     });
   if (range?.end !== undefined && range.end < size - 1) return { kind: 'partial', offset: got.size };
   if (got.size !== size) {
-    await o.store.dropHeld(f.id);
+    await dropWhileHolding(o, lease);
     throw new ApiError('size_mismatch', `Received ${got.size} bytes; the placeholder says ${size}`);
   }
   if (got.hash !== f.hash) {
-    await o.store.dropHeld(f.id);
+    await dropWhileHolding(o, lease);
     throw new ApiError('checksum_mismatch', `The bytes have sha256 ${got.hash}; the placeholder says ${f.hash}`);
   }
   await keepLease(o, lease);
-  const file = await withPlacedBlob(o.db, o.store, { uploadId: f.id, hash: got.hash, size }, async (tx) => {
-    await lockForCompletion(tx, f, lease);
-    await makeCurrent(tx, f);
-    return tx.file.findUniqueOrThrow({ where: { id: f.id } });
-  });
+  // The completion is fenced in its transaction, before the held copy is placed: the lease must
+  // still be this generation's, under the file's row lock, which a takeover must share first.
+  const file = await withPlacedBlob(
+    o.db,
+    o.store,
+    { uploadId: f.id, hash: got.hash, size },
+    async (tx) => {
+      await makeCurrent(tx, f);
+      return tx.file.findUniqueOrThrow({ where: { id: f.id } });
+    },
+    (tx) => lockForCompletion(tx, f, lease),
+  );
   return { kind: 'stored', file };
 }
 
-/** The bytes of `source`, until the lease's renewals find it gone (then 404 or 409, see leaseGone). */
+/** The held copy goes after a failed check, unless another upload holds it now (then it is that one's). */
+async function dropWhileHolding(o: ReceiveUploadOptions, lease: UploadLease): Promise<void> {
+  await assertLeaseHeld(o.db, lease).then(
+    () => o.store.dropHeld(lease.fileId),
+    () => {},
+  );
+}
+
+/** A store write refused by the fence (the lease is gone) ends the upload like a lost renewal; anything else goes on. */
+async function lostLease(o: ReceiveUploadOptions, lease: UploadLease, err: unknown): Promise<never> {
+  if (!isLeaseLost(err) && !isHeldByNewerLease(err)) throw err;
+  const why = lease.lost ?? 'taken';
+  // Nobody can take a lease on a deleted file, so its held copy is this upload's to drop.
+  if (why === 'deleted') await o.store.dropHeld(lease.fileId);
+  throw await leaseGone(o, why, lease);
+}
+
+/** The bytes of `source`, until the lease's renewals find it gone (then the store stops: lostLease). */
 async function* whileLeased(source: Source, lease: UploadLease): AsyncGenerator<Uint8Array> {
   for await (const chunk of source) {
-    if (lease.lost) throw leaseGone(lease.lost);
+    if (lease.lost) throw new LeaseLost(`the upload lease of ${lease.fileId} is ${lease.lost}`);
     yield chunk;
   }
 }
@@ -124,11 +153,12 @@ async function keepLease(o: ReceiveUploadOptions, lease: UploadLease): Promise<v
   if (state === 'held') return;
   // Nobody can take a lease on a deleted file, so its held copy is this upload's to drop.
   if (state === 'deleted') await o.store.dropHeld(lease.fileId);
-  throw leaseGone(state);
+  throw await leaseGone(o, state, lease);
 }
 
-/** A deleted file answers 404; a lease another upload took over (this one stalled past it) 409. */
-const leaseGone = (why: 'deleted' | 'taken') => (why === 'deleted' ? fileNotFound() : uploadBusy());
+/** A deleted file answers 404; a lease another upload took over (this one stalled past it) 409 with Retry-After. */
+const leaseGone = async (o: ReceiveUploadOptions, why: 'deleted' | 'taken', lease: UploadLease) =>
+  why === 'deleted' ? fileNotFound() : uploadBusyNow(o.db, lease.fileId);
 
 const tooLarge = (limit: number, size: number) =>
   new ApiError(

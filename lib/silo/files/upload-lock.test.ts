@@ -1,5 +1,6 @@
 // The upload lease (one upload per placeholder across instances) and what it protects: held bytes
 // against deletes and the sweep, a placeholder against an inline completion racing its upload.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeholderMaker } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
@@ -9,7 +10,9 @@ import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
-import { acquireUploadLease, isUploadLeased, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
+import { acquireUploadLease, isUploadLeased, LEASE_MS, releaseUploadLease, renewUploadLease, withUploadLease } from './upload-lock';
+import { uploadProgress } from './upload-window';
+import { paused, readAll, takeOver } from '../../testing/upload-sources';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
 let w: TestWorld;
@@ -22,27 +25,17 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-/** A source that sends `first`, then waits for `go()` before sending `rest`. */
-function paused(first: Buffer, rest: Buffer) {
-  let go!: () => void;
-  const gate = new Promise<void>((r) => (go = r));
-  let started!: () => void;
-  const sending = new Promise<void>((r) => (started = r));
-  async function* source() {
-    yield first;
-    started();
-    await gate;
-    yield rest;
-  }
-  return { source: source(), go, sending };
-}
-
 describe('upload lease', () => {
   it('one holder at a time; released at once; a lapsed lease is taken over and its old holder knows', async () => {
     const { file } = await placeholder(Buffer.from('lease'));
     const db = w.db.prisma;
     const a = await acquireUploadLease(db, file.id, 1000);
-    await expect(acquireUploadLease(db, file.id, 1000)).rejects.toMatchObject({ key: 'upload_in_progress', status: 409 });
+    const busy = await acquireUploadLease(db, file.id, 1000).catch((err) => err);
+    expect(busy).toMatchObject({ key: 'upload_in_progress', status: 409 });
+    // Retry-After: the seconds until the lease lapses unless renewed, at least 1.
+    const retryAfter = Number(busy.headers['Retry-After']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(LEASE_MS / 1000);
     expect(await isUploadLeased(db, file.id)).toBe(true);
     expect(await renewUploadLease(db, a)).toBe('held');
     await releaseUploadLease(db, a);
@@ -52,6 +45,7 @@ describe('upload lease', () => {
     await db.$executeRaw`UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${file.id}::uuid`;
     expect(await isUploadLeased(db, file.id)).toBe(false);
     const c = await acquireUploadLease(db, file.id, 1000);
+    expect(c.generation).toBeGreaterThan(b.generation);
     expect(await renewUploadLease(db, b)).toBe('taken');
     await releaseUploadLease(db, b); // a no-op: not b's any more
     expect(await isUploadLeased(db, file.id)).toBe(true);
@@ -69,18 +63,44 @@ describe('upload lease', () => {
     expect(await isUploadLeased(w.db.prisma, file.id)).toBe(false);
   });
 
-  it('an upload taking over a lapsed lease starts over: it never builds on bytes a stalled holder may still write', async () => {
-    const bytes = Buffer.alloc(3000, 5);
+  it('lapses within LEASE_MS of its last renewal: a holder that died frees the upload within seconds', async () => {
+    const { file } = await placeholder(Buffer.from('short'));
+    const lease = await acquireUploadLease(w.db.prisma, file.id, 60_000);
+    const row = await w.db.prisma.uploadLease.findUniqueOrThrow({ where: { fileId: file.id } });
+    expect(row.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(LEASE_MS + 1000);
+    expect(LEASE_MS).toBeLessThanOrEqual(10_000);
+    await releaseUploadLease(w.db.prisma, lease);
+  });
+
+  it('an upload taking over a lapsed lease resumes at the held offset; the stalled holder can neither add bytes nor complete', async () => {
+    const bytes = randomBytes(3000);
     const { file } = await placeholder(bytes);
     const db = w.db.prisma;
     await receiveUpload({ db, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
-    const stalled = await acquireUploadLease(db, file.id, 1000);
-    expect(stalled.tookOver).toBe(false);
-    await db.$executeRaw`UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${file.id}::uuid`;
-    const resume = receiveUpload({ db, store: w.store, file, source: [bytes.subarray(1000)], contentRange: 'bytes 1000-2999/3000' });
-    await expect(resume).rejects.toMatchObject({ key: 'offset_mismatch', headers: { 'Upload-Offset': '0' } });
-    expect((await receiveUpload({ db, store: w.store, file, source: [bytes], contentRange: null })).kind).toBe('stored');
-    expect(await renewUploadLease(db, stalled)).toBe('taken');
+    // A continues at 1000, sends some bytes, then stalls past its lease.
+    const a = paused(bytes.subarray(1000, 1500), bytes.subarray(1500));
+    const stalled = receiveUpload({ db, store: w.store, file, source: a.source, contentRange: 'bytes 1000-2999/3000' });
+    stalled.catch(() => {});
+    await a.sending;
+    // B: HEAD's offset (at least the bytes held before A began: nothing durable is received twice).
+    const offset = (await uploadProgress(db, w.store, file)).offset;
+    expect(offset).toBeGreaterThanOrEqual(1000);
+    const b = paused(bytes.subarray(offset, offset + 10), bytes.subarray(offset + 10));
+    const resumed = takeOver(db, file.id, () =>
+      receiveUpload({ db, store: w.store, file, source: b.source, contentRange: `bytes ${offset}-2999/3000` }),
+    );
+    await b.sending;
+    // A wakes up and sends the rest: its bytes never reach B's held copy, and it cannot complete.
+    a.go();
+    const refused = await stalled.catch((err) => err);
+    expect(refused).toMatchObject({ key: 'upload_in_progress', status: 409 });
+    expect(Number(refused.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    b.go();
+    const done = await resumed;
+    expect(done.kind).toBe('stored');
+    const stored = await w.db.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(stored.stored).toBe(true);
+    expect(await readAll(await w.store.read(sha(bytes)))).toEqual(bytes);
   });
 
   it('a lease on a deleted file is refused with 404', async () => {

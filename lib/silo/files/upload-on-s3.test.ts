@@ -1,6 +1,8 @@
 // Files on the S3 store through the domain code: inline bytes, a placeholder upload that breaks
 // off and is resumed by another store instance (another server process), a checksum failure,
 // deduplication and freeing, and the upload sweep — on PGlite and a local s3rver.
+import { randomBytes } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestOwner } from '../../testing/owner';
 import type { Scope } from '../../db/scope';
@@ -13,6 +15,8 @@ import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } fr
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
+import { uploadProgress } from './upload-window';
+import { paused, readAll, takeOver } from '../../testing/upload-sources';
 
 const MiB = 1024 * 1024;
 
@@ -105,4 +109,44 @@ it('bytes with another checksum are dropped and never placed; the sweep drops ab
   }).catch(() => {});
   expect(await sweepUploads(w.db.prisma, instance(), new Date(Date.now() + 2 * 3600 * 1000))).toBe(2);
   expect(await instance().listHeld()).toEqual([]);
+});
+
+it('a takeover resumes at the durable parts; the stalled holder can neither add a part nor complete', async () => {
+  const bytes = randomBytes(30 * MiB);
+  const db = w.db.prisma;
+  const p = (await create({ name: 'big.bin', mime: 'application/octet-stream', sha256: sha(bytes), size: bytes.length })).file;
+  const range = (from: number) => `bytes ${from}-${bytes.length - 1}/${bytes.length}`;
+  await receiveUpload({
+    db,
+    store: instance(),
+    file: p,
+    source: [bytes.subarray(0, 9 * MiB)],
+    contentRange: `bytes 0-${9 * MiB - 1}/${bytes.length}`,
+  });
+  // A fills its second 8 MiB part (durable: up to 16 MiB), holds 1 MiB more, and stalls past its lease.
+  const a = paused(bytes.subarray(9 * MiB, 17 * MiB), bytes.subarray(17 * MiB));
+  const stalled = receiveUpload({ db, store: instance(), file: p, source: a.source, contentRange: range(9 * MiB) });
+  stalled.catch(() => {});
+  await a.sending;
+  const durable = 16 * MiB;
+  for (let i = 0; i < 100 && (await uploadProgress(db, instance(), p)).offset < durable; i++) await new Promise((r) => setTimeout(r, 100));
+  expect((await uploadProgress(db, instance(), p)).offset).toBe(durable);
+  // B takes the lapsed lease over and resumes at the durable offset: the held parts are not received again.
+  const b = paused(bytes.subarray(durable, durable + 10), bytes.subarray(durable + 10));
+  const resumed = takeOver(db, p.id, () =>
+    receiveUpload({ db, store: instance(), file: p, source: b.source, contentRange: range(durable) }),
+  );
+  await b.sending;
+  // A wakes up with enough bytes for a third part: refused (409), and what B holds is unchanged.
+  a.go();
+  const refused = await stalled.catch((err) => err);
+  expect(refused).toMatchObject({ key: 'upload_in_progress', status: 409 });
+  expect(Number(refused.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+  expect((await uploadProgress(db, instance(), p)).offset).toBe(durable);
+  // A recorded no part of its own after the takeover: B's state object is the only one.
+  const states = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `held/${p.id}/state` }));
+  expect(states.Contents?.map((o) => o.Key)).toHaveLength(1);
+  b.go();
+  expect((await resumed).kind).toBe('stored');
+  expect(sha(await readAll(await instance().read(sha(bytes))))).toBe(sha(bytes));
 });

@@ -2,7 +2,7 @@
 // CompleteMultipartUpload, a CopyObject or a PutObject), never partly written.
 import { resumableSha256 } from '../sha256-state';
 import { isNotFound, type Bucket } from './bucket';
-import { BLOBS, deleteHeldObjects, dropHeldCopy, readState, stagingKey } from './held';
+import { BLOBS, deleteHeldObjects, dropHeldCopy, nextPartOf, readState, stagingKey } from './held';
 
 export async function commitHeldCopy(bucket: Bucket, id: string, hash: string): Promise<void> {
   const to = `${BLOBS}${hash}`;
@@ -33,7 +33,7 @@ export async function commitHeldCopy(bucket: Bucket, id: string, hash: string): 
     // The tail becomes the last part, the one S3 lets be shorter than 5 MiB.
     const body = await bucket.getBytes(state.tail.key);
     if (body?.length !== state.tail.size) throw new Error(`the held copy ${id} has lost its tail`);
-    const n = parts.length + 1;
+    const n = nextPartOf(state); // past any number a stalled earlier holder may have used
     parts.push({ n, etag: await bucket.uploadPart(mp.key, mp.id, n, body) });
   }
   try {

@@ -2,13 +2,26 @@
 // `partsInFlight` at once, so memory stays near (partsInFlight + 1) × partSize); after each part
 // the state object is rewritten, so a process that dies loses at most the part it was filling.
 // When the source ends or breaks off, the bytes after the last full part become the tail object.
-import { BlobTooLarge, isBlobTooLarge, isSha256, type ReceiveOptions, type Received } from '../blob-store';
+// Fenced by the writer's lease (held.ts): its state objects carry its generation, and a part is
+// started only after the lease check passed and below the last durable `next` + partsInFlight, the
+// numbers a successor skips when it adopts the copy.
+import {
+  BlobTooLarge,
+  HeldByNewerLease,
+  isBlobTooLarge,
+  isSha256,
+  type HeldLease,
+  type ReceiveOptions,
+  type Received,
+} from '../blob-store';
 import { resumableSha256, type ResumableSha256 } from '../sha256-state';
 import type { Bucket } from './bucket';
-import { BLOBS, dropHeldCopy, newTailKey, readState, stagingKey, writeState, type HeldState } from './held';
+import { BLOBS, dropHeldCopy, dropOlderStates, newTailKey, nextPartOf, readState, stagingKey, writeState, type HeldState } from './held';
 
 const MiB = 1024 * 1024;
 const MAX_PARTS = 10_000;
+/** Part numbers kept free for the gaps takeovers leave (partsInFlight each): a file fits in the rest. */
+const SIZED_PARTS = 9_000;
 
 export interface ReceiveSettings {
   partSize: number;
@@ -22,12 +35,14 @@ export async function receiveHeld(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   opts: ReceiveOptions,
 ): Promise<Received> {
-  const begin = opts.offset > 0 ? await stateAt(bucket, id, opts.offset) : await startOver(bucket, settings, id, opts.maxBytes);
+  const gen = opts.lease?.generation ?? 0;
+  await opts.lease?.check();
+  const begin = opts.offset > 0 ? await stateAt(bucket, id, opts.offset, gen) : await startOver(bucket, settings, id, opts.maxBytes, gen);
   const hasher = await resumableSha256(begin.sha256);
   // The multipart upload completes straight to the blob's key when the caller knows the hash;
   // it stays invisible there until commitHeld completes it.
   const key = opts.expectedHash && isSha256(opts.expectedHash) ? `${BLOBS}${opts.expectedHash}` : stagingKey(id);
-  const writer = new HeldWriter(bucket, id, begin, key, settings.partsInFlight);
+  const writer = new HeldWriter(bucket, id, begin, key, settings.partsInFlight, opts.lease);
   await writer.loadTail();
   // yield* hands return() on to the source, so stopping early ends (destroys) it like for-await.
   const chunks = (async function* () {
@@ -63,17 +78,19 @@ export async function receiveHeld(
   return { size, hash: hasher.digest() };
 }
 
-async function stateAt(bucket: Bucket, id: string, offset: number): Promise<HeldState> {
+/** The state to continue from, as generation `gen` (unfenced writers pass 0 and take it as it is). */
+async function stateAt(bucket: Bucket, id: string, offset: number, gen: number): Promise<HeldState> {
   const state = await readState(bucket, id);
+  if (gen > 0 && (state?.gen ?? 0) > gen) throw new HeldByNewerLease(`the held copy ${id} is held by generation ${state?.gen}`);
   if (!state || state.size !== offset) throw new Error(`the held copy ${id} has ${state?.size ?? 0} bytes, not ${offset}`);
-  return state;
+  return gen > 0 ? { ...state, gen } : state;
 }
 
-/** Offset 0 starts over: an earlier held copy goes, and the part size fits maxBytes into 10,000 parts. */
-async function startOver(bucket: Bucket, settings: ReceiveSettings, id: string, maxBytes: number): Promise<HeldState> {
+/** Offset 0 starts over: an earlier held copy goes, and the part size fits maxBytes into the parts a file may use. */
+async function startOver(bucket: Bucket, settings: ReceiveSettings, id: string, maxBytes: number, gen: number): Promise<HeldState> {
   await dropHeldCopy(bucket, id);
-  const partSize = Math.max(settings.partSize, Math.ceil(maxBytes / MAX_PARTS / MiB) * MiB);
-  return { v: 1, size: 0, partSize, parts: [], sha256: '' };
+  const partSize = Math.max(settings.partSize, Math.ceil(maxBytes / SIZED_PARTS / MiB) * MiB);
+  return { v: 1, gen, size: 0, partSize, parts: [], sha256: '' };
 }
 
 class HeldWriter {
@@ -82,6 +99,10 @@ class HeldWriter {
   /** what the state object says, or will say once the queued writes land */
   private persisted: HeldState;
   private nextPart: number;
+  /** the number the next part to record gets */
+  private recordNext: number;
+  /** `next` of the last state object written: no part is started at or past it + partsInFlight */
+  private durableNext: number;
   private readonly uploading = new Map<number, Promise<void>>();
   private readonly sent = new Map<number, { etag: string; sha256: string }>();
   private writes: Promise<void> = Promise.resolve();
@@ -93,9 +114,12 @@ class HeldWriter {
     private readonly begin: HeldState,
     private readonly key: string,
     private readonly partsInFlight: number,
+    private readonly lease?: HeldLease,
   ) {
     this.persisted = begin;
-    this.nextPart = begin.parts.length + 1;
+    this.nextPart = nextPartOf(begin);
+    this.recordNext = this.nextPart;
+    this.durableNext = this.nextPart;
   }
 
   /** A resume starts with the tail's bytes: they open the next part. */
@@ -126,8 +150,13 @@ class HeldWriter {
     this.pendingBytes = 0;
     const n = this.nextPart++;
     if (n > MAX_PARTS) throw new Error(`more than ${MAX_PARTS} parts of ${this.begin.partSize} bytes`);
-    while (this.uploading.size >= this.partsInFlight) await Promise.race(this.uploading.values());
+    while (this.uploading.size >= this.partsInFlight || n >= this.durableNext + this.partsInFlight) {
+      if (this.failed) throw this.failed.err;
+      await (this.uploading.size ? Promise.race(this.uploading.values()) : this.writes);
+    }
     if (this.failed) throw this.failed.err;
+    // The fence: a holder whose lease is gone starts no part (its successor skipped this number).
+    await this.lease?.check();
     const mp = await this.multipart();
     const task = this.bucket
       .uploadPart(mp.key, mp.id, n, body)
@@ -157,19 +186,29 @@ class HeldWriter {
   private recordParts(): Promise<void> {
     let parts = this.persisted.parts;
     let sha256: string | undefined;
-    for (let s = this.sent.get(parts.length + 1); s; s = this.sent.get(parts.length + 1)) {
-      this.sent.delete(parts.length + 1);
-      parts = [...parts, { n: parts.length + 1, etag: s.etag }];
+    for (let s = this.sent.get(this.recordNext); s; s = this.sent.get(this.recordNext)) {
+      this.sent.delete(this.recordNext);
+      parts = [...parts, { n: this.recordNext++, etag: s.etag }];
       sha256 = s.sha256;
     }
     if (!sha256) return Promise.resolve();
-    this.persisted = { ...this.persisted, parts, size: parts.length * this.begin.partSize, tail: undefined, sha256 };
+    this.persisted = {
+      ...this.persisted,
+      parts,
+      next: this.recordNext,
+      size: parts.length * this.begin.partSize,
+      tail: undefined,
+      sha256,
+    };
     return this.write(this.persisted);
   }
 
   /** State writes go one at a time, in order, so the last one queued is the one that stays. */
   private write(state: HeldState): Promise<void> {
-    const done = this.writes.then(() => writeState(this.bucket, this.id, state));
+    const done = this.writes.then(async () => {
+      await writeState(this.bucket, this.id, state);
+      this.durableNext = nextPartOf(state);
+    });
     this.writes = done.catch(() => {});
     return done;
   }
@@ -194,11 +233,19 @@ class HeldWriter {
     if (this.persisted.parts.length * this.persisted.partSize + (tail?.size ?? 0) !== size) throw new Error('held copy miscounted');
     await this.write(this.persisted);
     if (this.begin.tail) await this.bucket.delete(this.begin.tail.key).catch(() => {});
+    // This generation's state is the newest now: older ones (a predecessor's) are never read again.
+    if (this.begin.gen) await dropOlderStates(this.bucket, this.id, this.begin.gen).catch(() => {});
   }
 
   /** Past maxBytes: back to what was held before this call (its tail object is still there). */
   async cutBack(offset: number) {
     await this.settle();
+    // A successor may have adopted what this writer created: undo it only while holding the lease.
+    const holding = await (this.lease?.check() ?? Promise.resolve()).then(
+      () => true,
+      () => false,
+    );
+    if (!holding) return;
     if (offset === 0) return dropHeldCopy(this.bucket, this.id);
     const created = this.persisted.multipart && !this.begin.multipart ? this.persisted.multipart : undefined;
     if (created) await this.bucket.abortMultipart(created.key, created.id);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "upload_leases" ADD COLUMN     "generation" BIGSERIAL NOT NULL;
