@@ -49,14 +49,18 @@ describe.each(databases)('on %s', (kind) => {
     for (let round = 0; round < 10; round++) {
       const id = randomUUID();
       const input = { key: `inv-${round}`, folder: 'f', name: 'n', meta: { a: '1' } };
-      const results = await Promise.all(Array.from({ length: 20 }, () => createEntry({ db: p, target, input, id })));
+      const results = await Promise.all(Array.from({ length: 20 }, () => createEntry({ actor: TEST_ACTOR, db: p, target, input, id })));
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => JSON.stringify(r.entry))).size).toBe(1);
     }
     // A different id with a taken key is still refused.
-    const clash = await createEntry({ db: p, target, input: { key: 'inv-0', folder: '', name: '', meta: {} }, id: randomUUID() }).catch(
-      (e) => e,
-    );
+    const clash = await createEntry({
+      actor: TEST_ACTOR,
+      db: p,
+      target,
+      input: { key: 'inv-0', folder: '', name: '', meta: {} },
+      id: randomUUID(),
+    }).catch((e) => e);
     expect(clash.key).toBe('conflict');
     expect(clash.message).toMatch(/already has the key/);
   });

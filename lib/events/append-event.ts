@@ -5,28 +5,38 @@
 // two changes of one workspace never wait on each other in opposite orders.
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/client';
-import { currentRequestId } from '../log';
 import { Prisma } from '../db/generated/client';
+import { currentRequestId } from '../log';
 import type { EventActor, EventType } from './catalogue';
 
-export interface NewEvent {
+/** A value, or an SQL expression of the statement the record is appended in (a RETURNING's column). */
+type Valued<T> = T | Prisma.Sql;
+
+/** Whose chain: a workspace and environment, or (ownerId null) those of the entry `entryId`. */
+export type EventChain = { ownerId: string; sandbox: boolean } | { ownerId: null; sandbox?: undefined };
+
+export type NewEvent = EventChain & {
   type: EventType;
-  ownerId: string;
-  sandbox: boolean;
   actor: EventActor;
-  entryId?: string | null;
-  fileId?: string | null;
-  version?: number | null;
+  entryId?: Valued<string | null>;
+  fileId?: Valued<string | null>;
+  version?: Valued<number | null>;
   /** what a reader needs without another call (catalogue.ts); integers only among its numbers */
-  data?: Record<string, unknown>;
+  data?: Valued<Record<string, unknown>>;
   /** the request that made the change: by default the one this code runs for */
   requestId?: string | null;
-}
+};
+
+const isSql = (v: unknown): v is Prisma.Sql => v instanceof Prisma.Sql;
+const value = <T>(v: Valued<T> | undefined, cast: string): Prisma.Sql =>
+  isSql(v) ? Prisma.sql`(${v})${Prisma.raw(cast)}` : Prisma.sql`${v ?? null}${Prisma.raw(cast)}`;
 
 /** The call that appends `e`, to place in a statement of the change itself (a CTE or a RETURNING). */
 export function appendEventSql(e: NewEvent): Prisma.Sql {
-  return Prisma.sql`"silo_append_event"(${randomUUID()}::uuid, ${e.ownerId}::uuid, ${e.sandbox}, ${e.type}, ${JSON.stringify(e.actor)}::jsonb,
-    ${e.entryId ?? null}::uuid, ${e.fileId ?? null}::uuid, ${e.version ?? null}::int, ${JSON.stringify(e.data ?? {})}::jsonb, ${e.requestId ?? currentRequestId() ?? null})`;
+  const data = isSql(e.data) ? Prisma.sql`(${e.data})::jsonb` : Prisma.sql`${JSON.stringify(e.data ?? {})}::jsonb`;
+  return Prisma.sql`"silo_append_event"(${randomUUID()}::uuid, ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean, ${e.type},
+    ${JSON.stringify(e.actor)}::jsonb, ${value(e.entryId, '::uuid')}, ${value(e.fileId, '::uuid')}, ${value(e.version, '::int')}, ${data},
+    ${e.requestId ?? currentRequestId() ?? null})`;
 }
 
 /** Appends `e` in its own statement, inside the caller's transaction (or alone). Its seq. */
@@ -34,3 +44,8 @@ export async function appendEvent(tx: Tx, e: NewEvent): Promise<number> {
   const [row] = await tx.$queryRaw<{ seq: bigint }[]>`SELECT ${appendEventSql(e)} AS seq`;
   return Number(row.seq);
 }
+
+/** A file row's description in its events, as a jsonb expression over the row's own columns. */
+export const FILE_EVENT_DATA = Prisma.raw(
+  `jsonb_build_object('name', name, 'category', category, 'key', key, 'mime', mime, 'size', size, 'sha256', hash)`,
+);

@@ -16,4 +16,7 @@ export interface EventActor {
 }
 
 export const ADMIN_KEY_ACTOR: EventActor = { type: 'admin_key', id: null, name: 'ADMIN_API_KEY' };
+/** A change's actor where a version's created_by is null: the admin key made it. */
+export const eventActorFor = (actor: EventActor | null | undefined): EventActor => actor ?? ADMIN_KEY_ACTOR;
+
 export const systemActor = (name: string): EventActor => ({ type: 'system', id: null, name });

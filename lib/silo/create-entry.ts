@@ -6,6 +6,8 @@ import type { Entry } from '../db/generated/client';
 import { UNIQUE, isUniqueViolation, sameJson } from '../db/db-errors';
 import type { Target } from '../db/scope';
 import { ApiError, notFound } from '../errors';
+import { appendEvent } from '../events/append-event';
+import { type EventActor, eventActorFor } from '../events/catalogue';
 import type { EntryInput } from '../schemas/entries';
 import { keyTaken } from './find-entry';
 
@@ -15,6 +17,8 @@ export interface CreateEntryOptions {
   input: EntryInput;
   /** the caller's id (PUT); a new one when absent */
   id?: string;
+  /** who makes it, as its entry.created record names them (null: the admin key) */
+  actor: EventActor | null;
 }
 
 export async function createEntry(o: CreateEntryOptions, attempt = 0): Promise<{ entry: Entry; created: boolean }> {
@@ -26,8 +30,16 @@ export async function createEntry(o: CreateEntryOptions, attempt = 0): Promise<{
   const owner = await db.owner.findUnique({ where: { id: target.ownerId } });
   if (!owner) throw notFound('Workspace not found');
   try {
-    const entry = await db.entry.create({
-      data: { id: id ?? randomUUID(), ownerId: target.ownerId, sandbox: target.sandbox, ...input },
+    const entry = await db.$transaction(async (tx) => {
+      const made = await tx.entry.create({ data: { id: id ?? randomUUID(), ownerId: target.ownerId, sandbox: target.sandbox, ...input } });
+      await appendEvent(tx, {
+        type: 'entry.created',
+        ...target,
+        actor: eventActorFor(o.actor),
+        entryId: made.id,
+        data: { key: made.key, folder: made.folder, name: made.name, meta: made.meta },
+      });
+      return made;
     });
     return { entry, created: true };
   } catch (err) {

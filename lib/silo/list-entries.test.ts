@@ -7,6 +7,7 @@ import { createEntry } from './create-entry';
 import { listEntries, listSql, type EntryListQuery } from './list-entries';
 import { listFolders } from './list-folders';
 import { updateEntry } from './update-entry';
+import { TEST_ACTOR } from '../testing/actor';
 
 describe.each(testDatabases())('listEntries (%s)', (database) => {
   let w: TestWorld;
@@ -30,7 +31,9 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
     const target = { ownerId: owner.id, sandbox: false };
     const ids: string[] = [];
     for (let i = 0; i < 9; i++)
-      ids.push((await createEntry({ db, target, input: { folder: i < 3 ? 'x' : '', name: `${i}`, meta: {} } })).entry.id);
+      ids.push(
+        (await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: i < 3 ? 'x' : '', name: `${i}`, meta: {} } })).entry.id,
+      );
     const same = new Date('2026-01-01T00:00:00.000Z');
     await db.entry.updateMany({ where: { id: { in: ids.slice(2, 7) } }, data: { createdAt: same } });
     const expected = (await db.entry.findMany({ where: { ownerId: owner.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map(
@@ -68,9 +71,10 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
           const target = { ownerId: owner.id, sandbox: false };
           const made: { id: string; folder: string; name: string; createdAt: Date }[] = [];
           for (const s of specs) {
-            let e = (await createEntry({ db, target, input: { folder: s.folder, name: s.name, meta: {} } })).entry;
+            let e = (await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: s.folder, name: s.name, meta: {} } })).entry;
             if (s.tie) e = await db.entry.update({ where: { id: e.id }, data: { createdAt: new Date('2026-01-01T00:00:00.000Z') } });
-            if (s.later !== null) e = await updateEntry({ db, scope: { owners: 'all' }, id: e.id, patch: { folder: s.later } });
+            if (s.later !== null)
+              e = await updateEntry({ actor: TEST_ACTOR, db, scope: { owners: 'all' }, id: e.id, patch: { folder: s.later } });
             made.push(e);
           }
           const newestFirst = [...made].sort(
@@ -99,10 +103,10 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
     const db = w.db.prisma;
     const owner = await createTestOwner(db, 'race');
     const target = { ownerId: owner.id, sandbox: false };
-    const { entry } = await createEntry({ db, target, input: { folder: 'start/here', name: 'n', meta: {} } });
+    const { entry } = await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: 'start/here', name: 'n', meta: {} } });
     for (let round = 0; round < 5; round++) {
       const moves = ['a/b', 'a/c', 'd', 'a/b/c/d', ''].map((folder) =>
-        updateEntry({ db, scope: { owners: 'all' }, id: entry.id, patch: { folder } }),
+        updateEntry({ actor: TEST_ACTOR, db, scope: { owners: 'all' }, id: entry.id, patch: { folder } }),
       );
       await Promise.all(moves);
       const { folder } = await db.entry.findUniqueOrThrow({ where: { id: entry.id } });
@@ -116,7 +120,7 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
     const db = w.db.prisma;
     const owner = await createTestOwner(db, 'plan');
     const target = { ownerId: owner.id, sandbox: false };
-    await createEntry({ db, target, input: { folder: 'sales/2026', name: 'n', meta: {} } });
+    await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: 'sales/2026', name: 'n', meta: {} } });
     const cursor = (await listEntries({ db, target, query: { limit: 1, folder: 'sales' } })).list[0];
     const { encodeCursor } = await import('../db/cursor');
     const plan = async (query: EntryListQuery) =>

@@ -12,6 +12,7 @@ import { createFile } from './files/create-file';
 import { restoreFile } from './files/restore-file';
 import { updateFile } from './files/update-file';
 import { updateEntry } from './update-entry';
+import { TEST_ACTOR } from '../testing/actor';
 
 // An order jsonb does not keep. JSON.parse (and so every reader) puts integer-like keys ("7")
 // first whatever the text says: docs/api.md says so, and no key here is one.
@@ -38,19 +39,21 @@ describe.each(testDatabases())('meta in written order on %s', (database) => {
 
   it('an entry keeps its keys in order through create, read and update', async () => {
     const { entry } = await createEntry({
+      actor: TEST_ACTOR,
       db: w.db.prisma,
       target: { ownerId, sandbox: false },
       input: { name: 'e', folder: '', meta: WRITTEN },
     });
     expect(await storedKeys('entries', entry.id)).toEqual(ORDER);
     expect(Object.keys((await findEntry({ db: w.db.prisma, scope, id: entry.id })).meta as object)).toEqual(ORDER);
-    const updated = await updateEntry({ db: w.db.prisma, scope, id: entry.id, patch: { meta: CHANGED } });
+    const updated = await updateEntry({ actor: TEST_ACTOR, db: w.db.prisma, scope, id: entry.id, patch: { meta: CHANGED } });
     expect(Object.keys(updated.meta as object)).toEqual(Object.keys(CHANGED));
     expect(await storedKeys('entries', entry.id)).toEqual(Object.keys(CHANGED));
   });
 
   it('a file keeps its keys in order: inline, placeholder, update and restore', async () => {
     const { entry } = await createEntry({
+      actor: TEST_ACTOR,
       db: w.db.prisma,
       target: { ownerId, sandbox: false },
       input: { name: 'f', folder: '', meta: {} },

@@ -13,6 +13,7 @@ import { createEntry } from './create-entry';
 import { createFile } from './files/create-file';
 import { parseFileInput, TEST_FILE_LIMITS } from '../testing/files';
 import { bindStore, movedDefaultProblem } from './store-binding';
+import { TEST_ACTOR } from '../testing/actor';
 
 describe.each(testDatabases())('store binding (%s)', (database) => {
   let w: TestWorld;
@@ -75,7 +76,12 @@ describe.each(testDatabases())('store binding (%s)', (database) => {
       expect(await movedDefaultProblem(other.db.prisma, o)).toBeUndefined();
       const owner = await createTestOwner(other.db.prisma, 'A');
       const entry = (
-        await createEntry({ db: other.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })
+        await createEntry({
+          actor: TEST_ACTOR,
+          db: other.db.prisma,
+          target: { ownerId: owner.id, sandbox: false },
+          input: { folder: '', name: '', meta: {} },
+        })
       ).entry;
       await createFile({
         db: other.db.prisma,

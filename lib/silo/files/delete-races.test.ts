@@ -14,6 +14,7 @@ import { deleteFile } from './delete-file';
 import { revokeLinks } from './file-links';
 import { restoreFile } from './restore-file';
 import { updateFile } from './update-file';
+import { TEST_ACTOR } from '../../testing/actor';
 
 const ROUNDS = 30;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -88,9 +89,9 @@ describe.each(testDatabases())('writes racing a delete (%s)', (database) => {
       ).id;
       const file = await fileWithHistory(id);
       const results = await Promise.all([
-        outcome(updateEntry({ db: w.db.prisma, scope, id, patch: { name: 'renamed' } })),
+        outcome(updateEntry({ actor: TEST_ACTOR, db: w.db.prisma, scope, id, patch: { name: 'renamed' } })),
         outcome(updateFile({ db: w.db.prisma, file, patch: { desc: 'patched' } })),
-        outcome(deleteEntry({ db: w.db.prisma, store: w.store, scope, id })),
+        outcome(deleteEntry({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, scope, id })),
       ]);
       expect(results.filter((r) => r.startsWith('unexpected'))).toEqual([]);
     }
@@ -101,7 +102,7 @@ describe.each(testDatabases())('writes racing a delete (%s)', (database) => {
     // The entry is found (and cached) by the PATCH; the row goes before the PATCH's UPDATE runs.
     const entry = await w.db.prisma.entry.findUniqueOrThrow({ where: { id } });
     await w.db.prisma.entry.delete({ where: { id: entry.id } });
-    expect(await outcome(updateEntryRow(w.db.prisma, entry, { name: 'late' }))).toBe('not_found');
-    expect(await outcome(updateEntry({ db: w.db.prisma, scope: s, id, patch: { name: 'late' } }))).toBe('not_found');
+    expect(await outcome(updateEntryRow(w.db.prisma, entry, { name: 'late' }, TEST_ACTOR))).toBe('not_found');
+    expect(await outcome(updateEntry({ actor: TEST_ACTOR, db: w.db.prisma, scope: s, id, patch: { name: 'late' } }))).toBe('not_found');
   });
 });

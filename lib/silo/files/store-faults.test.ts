@@ -16,6 +16,7 @@ import { listFiles } from './list-files';
 import { listPreviousVersions } from './list-previous-versions';
 import { sweepBlobs } from './sweep-blobs';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
+import { TEST_ACTOR } from '../../testing/actor';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const MiB = 1024 * 1024;
@@ -42,7 +43,14 @@ describe.each(testDatabases())('a failing blob store (%s)', (database) => {
   afterAll(() => w.close());
 
   const newEntry = async () =>
-    (await createEntry({ db: w.db.prisma, target: { ownerId, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })).entry.id;
+    (
+      await createEntry({
+        actor: TEST_ACTOR,
+        db: w.db.prisma,
+        target: { ownerId, sandbox: false },
+        input: { folder: '', name: 'e', meta: {} },
+      })
+    ).entry.id;
   const create = (input: object, entry = entryId) =>
     createFile({ db: w.db.prisma, store: w.store, scope, entryId: entry, input: parse(input), limits: LIMITS });
   const placeholder = async (name: string, bytes: Buffer) =>
@@ -173,7 +181,7 @@ describe.each(testDatabases())('a failing blob store (%s)', (database) => {
     w.disk.readOnly();
     await deleteFile({ db: w.db.prisma, store: w.store, file: f });
     await deleteFile({ db: w.db.prisma, store: w.store, file: await row(p.id) });
-    await deleteEntry({ db: w.db.prisma, store: w.store, scope, id: other });
+    await deleteEntry({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, scope, id: other });
     expect(await w.db.prisma.file.count({ where: { id: { in: [f.id, g.id, p.id] } } })).toBe(0);
     expect(await w.store.exists(f.hash)).toBe(true);
     expect(await w.store.exists(g.hash)).toBe(true);

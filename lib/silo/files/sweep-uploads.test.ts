@@ -6,6 +6,7 @@ import { testWorld, type TestWorld } from '../../testing/database';
 import { createEntry } from '../create-entry';
 import { createFile } from './create-file';
 import { sweepUploads } from './sweep-uploads';
+import { TEST_ACTOR } from '../../testing/actor';
 
 let w: TestWorld;
 beforeAll(async () => (w = await testWorld()));
@@ -14,7 +15,9 @@ afterAll(() => w.close());
 it('drops the held bytes of expired placeholders and old scratch copies, keeps live uploads', async () => {
   const db = w.db.prisma;
   const owner = await createTestOwner(db, 'A');
-  const entry = (await createEntry({ db, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })).entry;
+  const entry = (
+    await createEntry({ actor: TEST_ACTOR, db, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: '', meta: {} } })
+  ).entry;
   const parse = parseFileInput;
   const placeholder = async (name: string) =>
     (

@@ -14,6 +14,7 @@ import { acquireUploadLease, isUploadLeased, LEASE_MS, releaseUploadLease, renew
 import { uploadProgress } from './upload-window';
 import { paused, readAll, takeOver } from '../../testing/upload-sources';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
+import { TEST_ACTOR } from '../../testing/actor';
 
 let w: TestWorld;
 let scope: Scope;
@@ -120,7 +121,7 @@ describe('delete during an upload', () => {
       upload.catch(() => {});
       await p.sending;
       if (what === 'file') await deleteFile({ db: w.db.prisma, store: w.store, file });
-      else await deleteEntry({ db: w.db.prisma, store: w.store, scope, id: entryId });
+      else await deleteEntry({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, scope, id: entryId });
       expect((await w.store.listHeld()).map((h) => h.uploadId)).toContain(file.id);
       // The sweep leaves them too: the lease is live.
       await sweepUploads(w.db.prisma, w.store);

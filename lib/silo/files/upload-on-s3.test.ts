@@ -17,6 +17,7 @@ import { receiveUpload } from './receive-upload';
 import { sweepUploads } from './sweep-uploads';
 import { uploadProgress } from './upload-window';
 import { paused, readAll, takeOver } from '../../testing/upload-sources';
+import { TEST_ACTOR } from '../../testing/actor';
 
 const MiB = 1024 * 1024;
 
@@ -34,7 +35,12 @@ beforeAll(async () => {
   const owner = await createTestOwner(w.db.prisma, 'Acme');
   scope = { owners: [owner.id], sandbox: false };
   entryId = (
-    await createEntry({ db: w.db.prisma, target: { ownerId: owner.id, sandbox: false }, input: { folder: '', name: 'e', meta: {} } })
+    await createEntry({
+      actor: TEST_ACTOR,
+      db: w.db.prisma,
+      target: { ownerId: owner.id, sandbox: false },
+      input: { folder: '', name: 'e', meta: {} },
+    })
   ).entry.id;
 });
 afterAll(async () => {

@@ -107,7 +107,8 @@ BEGIN
 END
 $$;
 
--- Appends one record to the chain of (owner, sandbox), in the caller's statement and transaction:
+-- Appends one record to the chain of (owner, sandbox) — or, with p_owner NULL, of the entry
+-- p_entry's workspace and environment — in the caller's statement and transaction:
 -- locks the chain's head row (only this chain's writers wait), takes the next seq and the previous
 -- hash, hashes the record as GET /silo/v1/events shows it, and moves the head. Call it after the
 -- change's own row locks (lib/events/append-event.ts): the head is the last lock a change takes.
@@ -121,6 +122,12 @@ DECLARE
   rec JSONB;
   digest TEXT;
 BEGIN
+  IF p_owner IS NULL THEN
+    SELECT "owner_id", "sandbox" INTO p_owner, p_sandbox FROM "entries" WHERE "id" = p_entry;
+    IF p_owner IS NULL THEN
+      RAISE EXCEPTION 'an event of entry % names no workspace (the entry is gone)', p_entry;
+    END IF;
+  END IF;
   INSERT INTO "chain_heads" ("owner_id", "sandbox", "seq", "hash", "at")
     VALUES (p_owner, p_sandbox, 1, repeat('0', 64), at_ms)
     ON CONFLICT ("owner_id", "sandbox") DO UPDATE SET "seq" = "chain_heads"."seq" + 1

@@ -19,7 +19,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const c = await siloContext(req);
     const l = limits();
     const input = await readJson(req, entryInput(l.meta), l.maxJsonBytes);
-    const { entry } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input });
+    const { entry } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input, actor: c.actor });
     return json(presentEntry(entry, 0), { status: 201, headers: { Location: `/silo/v1/entries/${entry.id}` } });
   },
 });

@@ -27,7 +27,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const c = await siloContext(req);
     const l = limits();
     const input = await readJson(req, entryInput(l.meta), l.maxJsonBytes);
-    const { entry, created } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input, id: entryId(params) });
+    const { entry, created } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input, id: entryId(params), actor: c.actor });
     return json(presentEntry(entry, created ? 0 : await countFiles(c.db, entry.id)), {
       status: created ? 201 : 200,
       headers: created ? { Location: `/silo/v1/entries/${entry.id}` } : {},
@@ -36,12 +36,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   PATCH: async (req, { params }) => {
     const c = await siloContext(req);
     const patch = await readJson(req, entryUpdate(limits().meta), limits().maxJsonBytes);
-    const entry = await updateEntry({ db: c.db, scope: c.scope, id: entryId(params), patch });
+    const entry = await updateEntry({ db: c.db, scope: c.scope, id: entryId(params), patch, actor: c.actor });
     return json(presentEntry(entry, await countFiles(c.db, entry.id)));
   },
   DELETE: async (req, { params }) => {
     const c = await siloContext(req);
-    await deleteEntry({ db: c.db, store: c.store, scope: c.scope, id: entryId(params) });
+    await deleteEntry({ db: c.db, store: c.store, scope: c.scope, id: entryId(params), actor: c.actor });
     return noContent();
   },
 });
