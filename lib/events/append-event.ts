@@ -34,9 +34,9 @@ const value = <T>(v: Valued<T> | undefined, cast: string): Prisma.Sql =>
 /** The call that appends `e`, to place in a statement of the change itself (a CTE or a RETURNING). */
 export function appendEventSql(e: NewEvent): Prisma.Sql {
   const data = isSql(e.data) ? Prisma.sql`(${e.data})::jsonb` : Prisma.sql`${JSON.stringify(e.data ?? {})}::jsonb`;
-  return Prisma.sql`"silo_append_event"(${randomUUID()}::uuid, ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean, ${e.type},
+  return Prisma.sql`"silo_append_event"(${randomUUID()}::uuid, ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean, ${e.type}::text,
     ${JSON.stringify(e.actor)}::jsonb, ${value(e.entryId, '::uuid')}, ${value(e.fileId, '::uuid')}, ${value(e.version, '::int')}, ${data},
-    ${e.requestId ?? currentRequestId() ?? null})`;
+    ${e.requestId ?? currentRequestId() ?? null}::text)`;
 }
 
 /** Appends `e` in its own statement, inside the caller's transaction (or alone). Its seq. */

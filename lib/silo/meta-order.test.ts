@@ -73,7 +73,7 @@ describe.each(testDatabases())('meta in written order on %s', (database) => {
     expect(await storedKeys('files', inline.file.id)).toEqual(ORDER);
     const placeholder = await make({ name: 'b.txt', mime: 'text/plain', size: 3, sha256: sha256('two'), meta: WRITTEN });
     expect(await storedKeys('files', placeholder.file.id)).toEqual(ORDER);
-    const updated = await updateFile({ db: w.db.prisma, file: inline.file, patch: { meta: CHANGED } });
+    const updated = await updateFile({ actor: TEST_ACTOR, db: w.db.prisma, file: inline.file, patch: { meta: CHANGED } });
     expect(Object.keys(updated.meta as object)).toEqual(Object.keys(CHANGED));
     await make({ name: 'a.txt', data: Buffer.from('two').toString('base64'), meta: {} });
     const restored = await restoreFile({ db: w.db.prisma, store: w.store, version: updated });

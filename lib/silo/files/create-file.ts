@@ -1,7 +1,8 @@
 // POST and PUT of a file (docs/api.md, Files): inline bytes, or a placeholder awaiting them.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
-import type { File } from '../../db/generated/client';
+import type { Entry, File } from '../../db/generated/client';
+import type { EventChain } from '../../events/append-event';
 import { ApiError, isApiError, notFound } from '../../errors';
 import { must } from '../../must';
 import type { Scope } from '../../db/scope';
@@ -11,7 +12,7 @@ import { findEntry } from '../find-entry';
 import { UNIQUE, isForeignKeyViolation, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob, withRecordedBlob } from './blobs';
-import { insertCurrent, insertPlaceholder, makeCurrent } from './replace-file';
+import { insertCurrent, insertPlaceholder, makeCurrent, type VersionEvent } from './replace-file';
 import { lockForCompletion } from './complete-placeholder';
 import type { MadeVersion } from './slot-history';
 import { withUploadLease } from './upload-lock';
@@ -52,8 +53,8 @@ export async function createFile(o: CreateFileOptions): Promise<CreatedFile> {
   }
   const id = o.id ?? randomUUID();
   try {
-    if (content.bytes) return { ...(await storeInline(o, entry.id, id, content)), created: true };
-    return { file: await createPlaceholder(o, entry.id, id, content), created: true };
+    if (content.bytes) return { ...(await storeInline(o, entry, id, content)), created: true };
+    return { file: await createPlaceholder(o, entry, id, content), created: true };
   } catch (err) {
     // Two PUTs of one id at once: the loser answers as a repeat of the winner (200, or 409 for
     // other values). insertCurrent's one statement fails on the id, or first on the slot's
@@ -94,20 +95,27 @@ function rowFields(input: FileInput, content: Content) {
   };
 }
 
-async function storeInline(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<Omit<CreatedFile, 'created'>> {
+/** The event log's view of a version `o` makes: its actor, in the entry's chain. */
+const versionEvent = (o: CreateFileOptions, chain: EventChain): VersionEvent => ({ actor: o.actor ?? null, chain });
+
+async function storeInline(o: CreateFileOptions, entry: Entry, id: string, content: Content): Promise<Omit<CreatedFile, 'created'>> {
+  const entryId = entry.id;
+  const entryChain = { ownerId: entry.ownerId, sandbox: entry.sandbox };
   const row = { id, entryId, urlNonce: nonce(), createdBy: o.actor ?? null, restoredFrom: null, ...rowFields(o.input, content) };
   // A small blob: file, version and bytes in one statement, the bytes kept in the database (small-blobs.ts).
   if (content.size <= o.limits.smallBlobBytes) {
-    const { slotRev, ...file } = await insertCurrent(o.db, row, must(content.bytes, 'inline bytes')).catch((err) => {
-      if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
-      throw err;
-    });
+    const { slotRev, ...file } = await insertCurrent(o.db, row, versionEvent(o, entryChain), must(content.bytes, 'inline bytes')).catch(
+      (err) => {
+        if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
+        throw err;
+      },
+    );
     // Committed (no transaction around it): the history before it may come from the cache.
     return { file, made: { slotId: file.slotId, rev: slotRev, version: { ...file, version: must(file.version, 'a stored version') } } };
   }
   return {
     file: await placeInline(o, content, async (tx) => {
-      const { slotRev: _, ...file } = await insertCurrent(tx, row);
+      const { slotRev: _, ...file } = await insertCurrent(tx, row, versionEvent(o, entryChain));
       return file;
     }),
   };
@@ -139,17 +147,21 @@ async function holdAndPlace<T>(o: CreateFileOptions, content: Content, place: (u
   }
 }
 
-async function createPlaceholder(o: CreateFileOptions, entryId: string, id: string, content: Content): Promise<File> {
+async function createPlaceholder(o: CreateFileOptions, entry: Entry, id: string, content: Content): Promise<File> {
   try {
-    return await insertPlaceholder(o.db, {
-      id,
-      entryId,
-      urlNonce: nonce(),
-      uploadExpiresAt: uploadExpiry(o.limits),
-      createdBy: o.actor ?? null,
-      restoredFrom: null,
-      ...rowFields(o.input, content),
-    });
+    return await insertPlaceholder(
+      o.db,
+      {
+        id,
+        entryId: entry.id,
+        urlNonce: nonce(),
+        uploadExpiresAt: uploadExpiry(o.limits),
+        createdBy: o.actor ?? null,
+        restoredFrom: null,
+        ...rowFields(o.input, content),
+      },
+      versionEvent(o, { ownerId: entry.ownerId, sandbox: entry.sandbox }),
+    );
   } catch (err) {
     if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
     throw err;
@@ -187,7 +199,8 @@ async function completeWithInline(o: CreateFileOptions, f: File, content: Conten
     if (lease.file.stored) return lease.file;
     const file = await placeInline(o, content, async (tx) => {
       await lockForCompletion(tx, f, lease);
-      await makeCurrent(tx, f);
+      // The placeholder's author made this version, whoever repeats its request with the bytes.
+      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? o.actor ?? null });
       return tx.file.findUniqueOrThrow({ where: { id: f.id } });
     }).catch(async (err) => {
       if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id); // deleted meanwhile

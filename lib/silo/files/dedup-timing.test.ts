@@ -20,6 +20,7 @@ import { startS3rver, type LocalS3 } from '../../testing/s3rver';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
+import { TEST_ACTOR } from '../../testing/actor';
 
 const CANDIDATES = 20;
 const TRIES = 2;
@@ -67,7 +68,7 @@ async function attack(st: BlobStore, limits: FileLimits, size: number, how: How)
       const start = process.hrtime.bigint();
       const file = await store(st, limits, attacker, c.bytes, how);
       c.best = Math.min(c.best, Number(process.hrtime.bigint() - start));
-      await deleteFile({ db: w.db.prisma, store: st, file });
+      await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: st, file });
     }
   }
   const median = [...candidates.map((c) => c.best)].sort((a, b) => a - b)[CANDIDATES / 2 - 1];
@@ -77,7 +78,7 @@ async function attack(st: BlobStore, limits: FileLimits, size: number, how: How)
     st,
     candidates.filter((c) => c.held).map((c) => sha256(c.bytes)),
   );
-  for (const file of victimFiles) await deleteFile({ db: w.db.prisma, store: st, file });
+  for (const file of victimFiles) await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: st, file });
   return right;
 }
 

@@ -3,6 +3,8 @@ import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import type { BlobStore } from '../../storage/blob-store';
 import { log } from '../../log';
+import { appendEvent } from '../../events/append-event';
+import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { freeBlobs } from './blobs';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -19,9 +21,18 @@ export interface DeleteFileOptions {
   db: Db;
   store: BlobStore;
   file: File;
+  /** who deletes it (null: the admin key) */
+  actor: EventActor | null;
 }
 
-export async function deleteFile({ db, store, file }: DeleteFileOptions): Promise<void> {
+/** The versions (or the placeholder) a delete removed, as its file.deleted record lists them. */
+interface DeletedRow extends RemovedFile {
+  version: number | null;
+  name: string;
+  size: bigint;
+}
+
+export async function deleteFile({ db, store, file, actor }: DeleteFileOptions): Promise<void> {
   const removed = await db.$transaction(async (tx) => {
     // The slot row first, locked as a completion locks it (complete-placeholder.ts): which file is
     // current cannot change between reading it and deleting.
@@ -30,9 +41,35 @@ export async function deleteFile({ db, store, file }: DeleteFileOptions): Promis
     if (!slot) return [];
     const rows =
       slot.current_id === file.id
-        ? await tx.$queryRaw<RemovedFile[]>`DELETE FROM files WHERE slot_id = ${slot.id}::uuid RETURNING id::text, hash, stored`
-        : await tx.$queryRaw<RemovedFile[]>`DELETE FROM files WHERE id = ${file.id}::uuid RETURNING id::text, hash, stored`;
+        ? await tx.$queryRaw<
+            DeletedRow[]
+          >`DELETE FROM files WHERE slot_id = ${slot.id}::uuid RETURNING id::text, hash, stored, version, name, size`
+        : await tx.$queryRaw<
+            DeletedRow[]
+          >`DELETE FROM files WHERE id = ${file.id}::uuid RETURNING id::text, hash, stored, version, name, size`;
     await tx.$executeRaw`DELETE FROM file_slots s WHERE s.id = ${slot.id}::uuid AND NOT EXISTS (SELECT 1 FROM files f WHERE f.slot_id = s.id)`;
+    if (rows.length)
+      await appendEvent(tx, {
+        ownerId: null,
+        type: 'file.deleted',
+        actor: eventActorFor(actor),
+        entryId: file.entryId,
+        fileId: file.id,
+        version: file.version,
+        data: {
+          category: file.category,
+          key: file.key,
+          whole: slot.current_id === file.id,
+          versions: rows.map((r) => ({
+            id: r.id,
+            version: r.version,
+            name: r.name,
+            sha256: r.hash,
+            size: Number(r.size),
+            stored: r.stored,
+          })),
+        },
+      });
     return markLeased(tx, rows);
   });
   await releaseBytes(db, store, removed);

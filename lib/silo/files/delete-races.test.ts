@@ -55,18 +55,21 @@ describe.each(testDatabases())('writes racing a delete (%s)', (database) => {
   async function race(write: (file: Awaited<ReturnType<typeof fileWithHistory>>) => Promise<unknown>, allGone = true) {
     for (let i = 0; i < ROUNDS; i++) {
       const file = await fileWithHistory();
-      const results = await Promise.all([outcome(write(file)), outcome(deleteFile({ db: w.db.prisma, store: w.store, file }))]);
+      const results = await Promise.all([
+        outcome(write(file)),
+        outcome(deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file })),
+      ]);
       expect(results.filter((r) => r.startsWith('unexpected'))).toEqual([]);
       if (allGone) expect(await w.db.prisma.file.count({ where: { slotId: file.slotId } })).toBe(0);
     }
   }
 
   it(`PATCH of a file racing its DELETE answers success or 404 (${ROUNDS} rounds)`, async () => {
-    await race((file) => updateFile({ db: w.db.prisma, file, patch: { desc: 'patched' } }));
+    await race((file) => updateFile({ actor: TEST_ACTOR, db: w.db.prisma, file, patch: { desc: 'patched' } }));
   });
 
   it(`revoking a file's links racing its DELETE answers success or 404 (${ROUNDS} rounds)`, async () => {
-    await race((file) => revokeLinks(w.db.prisma, file));
+    await race((file) => revokeLinks(w.db.prisma, file, TEST_ACTOR));
   });
 
   it(`restoring an earlier version racing the file's DELETE answers success or 404 (${ROUNDS} rounds)`, async () => {
@@ -75,9 +78,9 @@ describe.each(testDatabases())('writes racing a delete (%s)', (database) => {
 
   it('PATCH of a file and link revocation after its DELETE answer 404', async () => {
     const file = await fileWithHistory();
-    await deleteFile({ db: w.db.prisma, store: w.store, file });
-    expect(await outcome(updateFile({ db: w.db.prisma, file, patch: { desc: 'late' } }))).toBe('not_found');
-    expect(await outcome(revokeLinks(w.db.prisma, file))).toBe('not_found');
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file });
+    expect(await outcome(updateFile({ actor: TEST_ACTOR, db: w.db.prisma, file, patch: { desc: 'late' } }))).toBe('not_found');
+    expect(await outcome(revokeLinks(w.db.prisma, file, TEST_ACTOR))).toBe('not_found');
   });
 
   it(`PATCH of an entry racing its DELETE answers success or 404 (${ROUNDS} rounds)`, async () => {
@@ -90,7 +93,7 @@ describe.each(testDatabases())('writes racing a delete (%s)', (database) => {
       const file = await fileWithHistory(id);
       const results = await Promise.all([
         outcome(updateEntry({ actor: TEST_ACTOR, db: w.db.prisma, scope, id, patch: { name: 'renamed' } })),
-        outcome(updateFile({ db: w.db.prisma, file, patch: { desc: 'patched' } })),
+        outcome(updateFile({ actor: TEST_ACTOR, db: w.db.prisma, file, patch: { desc: 'patched' } })),
         outcome(deleteEntry({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, scope, id })),
       ]);
       expect(results.filter((r) => r.startsWith('unexpected'))).toEqual([]);

@@ -12,6 +12,7 @@ import { presentFile } from './present-file';
 import { listPreviousVersions } from './list-previous-versions';
 import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
+import { TEST_ACTOR } from '../../testing/actor';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const signer = { base: 'http://silo.test', secret: 'test-secret' };
@@ -84,7 +85,7 @@ describe('links', () => {
     await expect(find(link.url.replace(/link=./, 'link=A'))).rejects.toMatchObject({ key: 'forbidden' });
     await expect(find(link.url.replace(/expires=\d+/, 'expires=soon'))).rejects.toMatchObject({ key: 'forbidden' });
     expect((await find(link.url)).id).toBe(file.id);
-    await revokeLinks(w.db.prisma, file);
+    await revokeLinks(w.db.prisma, file, TEST_ACTOR);
     await expect(find(link.url)).rejects.toMatchObject({ key: 'forbidden' });
     const fresh = createLink(signer, await w.db.prisma.file.findUniqueOrThrow({ where: { id: file.id } }), 600);
     expect((await find(fresh.url)).id).toBe(file.id);

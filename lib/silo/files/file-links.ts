@@ -3,6 +3,8 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
+import { appendEvent } from '../../events/append-event';
+import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { nonce } from './create-file';
 import { linkUrl, verifyLinkSignature, type UrlSigner } from './file-url';
 import { fileNotFound } from './find-file';
@@ -19,9 +21,35 @@ export function createLink(signer: UrlSigner, file: File, expiresIn: number, now
   return { url: linkUrl(signer, file, expires), expires_at: new Date(expires * 1000).toISOString() };
 }
 
-/** Every link made so far of this version stops working. */
-export async function revokeLinks(db: Db, file: File): Promise<void> {
-  await withSlotLocked(db, file, (tx) => tx.file.update({ where: { id: file.id }, data: { linkNonce: nonce() } }));
+/** A link made and recorded (link.created): the record is written before the link is handed out. */
+export async function makeLink(db: Db, signer: UrlSigner, file: File, expiresIn: number, actor: EventActor | null): Promise<FileLink> {
+  const link = createLink(signer, file, expiresIn);
+  await appendEvent(db, {
+    ownerId: null,
+    type: 'link.created',
+    actor: eventActorFor(actor),
+    entryId: file.entryId,
+    fileId: file.id,
+    version: file.version,
+    data: { expires_at: link.expires_at },
+  });
+  return link;
+}
+
+/** Every link made so far of this version stops working (link.revoked). */
+export async function revokeLinks(db: Db, file: File, actor: EventActor | null): Promise<void> {
+  await withSlotLocked(db, file, async (tx) => {
+    await tx.file.update({ where: { id: file.id }, data: { linkNonce: nonce() } });
+    await appendEvent(tx, {
+      ownerId: null,
+      type: 'link.revoked',
+      actor: eventActorFor(actor),
+      entryId: file.entryId,
+      fileId: file.id,
+      version: file.version,
+      data: {},
+    });
+  });
 }
 
 export interface FindFileByLinkOptions {

@@ -8,6 +8,7 @@
 // drop them nor complete the file.
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
+import type { CreatedBy } from '../../schemas/files';
 import { ApiError, isApiError } from '../../errors';
 import { isBlobTooLarge, isHeldByNewerLease, type BlobStore } from '../../storage/blob-store';
 import { withPlacedBlob } from './blobs';
@@ -114,7 +115,8 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     o.store,
     { uploadId: f.id, hash: got.hash, size },
     async (tx) => {
-      await makeCurrent(tx, f);
+      // The version is the placeholder author's: whoever holds its url sends the bytes they named.
+      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? null });
       return tx.file.findUniqueOrThrow({ where: { id: f.id } });
     },
     (tx) => lockForCompletion(tx, f, lease),

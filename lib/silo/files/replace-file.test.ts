@@ -10,6 +10,7 @@ import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
 import { insertPlaceholder } from './replace-file';
+import { TEST_ACTOR } from '../../testing/actor';
 import { isForeignKeyViolation } from '../../db/db-errors';
 import { listFiles } from './list-files';
 import { listPreviousVersions } from './list-previous-versions';
@@ -82,11 +83,11 @@ describe('replacement', () => {
     const v3 = await restoreFile({ db: w.db.prisma, store: w.store, version: v1.file });
     expect(v3.hash).toBe(sha('first'));
     expect((await listPreviousVersions(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id, v1.file.id]);
-    await deleteFile({ db: w.db.prisma, store: w.store, file: v1.file });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: v1.file });
     expect((await listPreviousVersions(w.db.prisma, v3)).map((f) => f.id)).toEqual([v2.file.id]);
     // v1's bytes are still those of v3: not freed
     expect(await w.store.exists(sha('first'))).toBe(true);
-    await deleteFile({ db: w.db.prisma, store: w.store, file: v3 });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: v3 });
     expect(await w.db.prisma.file.count({ where: { id: { in: [v2.file.id, v3.id] } } })).toBe(0);
     expect(await w.store.exists(sha('first'))).toBe(false);
     expect(await w.store.exists(sha('second'))).toBe(false);
@@ -97,7 +98,7 @@ describe('replacement', () => {
     await upload({ name: 'gone.txt', data: b64(`kept ${randomUUID()}`) });
     // The history deleted after the version was looked up: its bytes are freed with it.
     const [current] = (await listFiles(w.db.prisma, entryId)).filter((f) => f.name === 'gone.txt');
-    await deleteFile({ db: w.db.prisma, store: w.store, file: current });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: current });
     await expect(restoreFile({ db: w.db.prisma, store: w.store, version: v1.file })).rejects.toMatchObject({ key: 'not_found' });
     // Only the slot gone (the version row and bytes kept, as a racing delete leaves them for a moment).
     const w1 = await upload({ name: 'slot.txt', data: b64('slot bytes') });
@@ -126,20 +127,22 @@ describe('replacement', () => {
       restoredFrom: null,
       uploadExpiresAt: new Date(Date.now() + 60_000),
     };
-    const placeholder = await insertPlaceholder(w.db.prisma, row);
+    const { ownerId } = await w.db.prisma.entry.findUniqueOrThrow({ where: { id: entryId } });
+    const event = { actor: TEST_ACTOR, chain: { ownerId, sandbox: false } };
+    const placeholder = await insertPlaceholder(w.db.prisma, row, event);
     expect([placeholder.stored, placeholder.version]).toEqual([false, null]);
-    const again = await insertPlaceholder(w.db.prisma, { ...row, id: randomUUID() });
+    const again = await insertPlaceholder(w.db.prisma, { ...row, id: randomUUID() }, event);
     expect(again.slotId).toBe(placeholder.slotId); // the same identity, the same slot
-    const err = await insertPlaceholder(w.db.prisma, { ...row, id: randomUUID(), entryId: randomUUID() }).catch((e) => e);
+    const err = await insertPlaceholder(w.db.prisma, { ...row, id: randomUUID(), entryId: randomUUID() }, event).catch((e) => e);
     expect(isForeignKeyViolation(err)).toBe(true);
   });
 
   it('identical bytes are stored once and freed only when the last reference goes', async () => {
     const a = await upload({ name: 'dup1', data: b64('same bytes') });
     const b = await upload({ name: 'dup2', data: b64('same bytes') });
-    await deleteFile({ db: w.db.prisma, store: w.store, file: a.file });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: a.file });
     expect(await w.store.exists(sha('same bytes'))).toBe(true);
-    await deleteFile({ db: w.db.prisma, store: w.store, file: b.file });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: b.file });
     expect(await w.store.exists(sha('same bytes'))).toBe(false);
   });
 

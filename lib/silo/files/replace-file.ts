@@ -7,19 +7,64 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client';
 import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
+import { appendEventSql, type EventChain, FILE_EVENT_DATA } from '../../events/append-event';
+import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { hashLock } from './blobs';
 
 class AlreadyStored extends Error {}
 
-/** Marks a placeholder stored and makes it the current version of its slot, in the caller's transaction. */
-export async function makeCurrent(tx: Tx, file: { id: string; slotId: string }): Promise<void> {
+/**
+ * What the event log records of a version as it is made: who made it and in which chain (the
+ * entry's workspace and environment; ownerId null finds them from the entry). `restoredFrom`: a
+ * restore (file.restored), else the bytes of an upload or inline data (file.stored).
+ */
+export interface VersionEvent {
+  actor: EventActor | null;
+  chain?: EventChain;
+  restoredFrom?: { id: string; version: number };
+}
+
+const chainOf = (e: VersionEvent): EventChain => e.chain ?? { ownerId: null };
+
+/** The event of a version made current, as an expression of the files row its statement returns. */
+function versionEventSql(e: VersionEvent): Prisma.Sql {
+  return appendEventSql({
+    ...chainOf(e),
+    type: e.restoredFrom ? 'file.restored' : 'file.stored',
+    actor: eventActorFor(e.actor),
+    entryId: Prisma.raw('entry_id'),
+    fileId: Prisma.raw('id'),
+    version: Prisma.raw('version'),
+    data: e.restoredFrom
+      ? Prisma.sql`${FILE_EVENT_DATA} || jsonb_build_object('from', ${JSON.stringify(e.restoredFrom)}::jsonb)`
+      : FILE_EVENT_DATA,
+  });
+}
+
+/** The file.created event of a version or placeholder, as an expression of the files row its statement returns. */
+function createdEventSql(e: VersionEvent, placeholder: boolean): Prisma.Sql {
+  return appendEventSql({
+    ...chainOf(e),
+    type: 'file.created',
+    actor: eventActorFor(e.actor),
+    entryId: Prisma.raw('entry_id'),
+    fileId: Prisma.raw('id'),
+    data: Prisma.sql`${FILE_EVENT_DATA} || jsonb_build_object('placeholder', ${placeholder}::boolean)`,
+  });
+}
+
+/**
+ * Marks a placeholder stored and makes it the current version of its slot, in the caller's
+ * transaction, with its file.stored (or file.restored) record in the last statement.
+ */
+export async function makeCurrent(tx: Tx, file: { id: string; slotId: string }, event: VersionEvent): Promise<void> {
   const marked = await tx.$executeRaw`
     UPDATE files SET stored = true, stored_at = now(), upload_expires_at = NULL WHERE id = ${file.id}::uuid AND stored = false`;
   if (marked !== 1) throw new AlreadyStored();
   const rows = await tx.$queryRaw<{ seq: number }[]>`
     UPDATE file_slots SET seq = seq + 1, current_id = ${file.id}::uuid WHERE id = ${file.slotId}::uuid RETURNING seq`;
   if (!rows.length) throw new ApiError('not_found', 'The file was deleted');
-  await tx.$executeRaw`UPDATE files SET version = ${rows[0].seq} WHERE id = ${file.id}::uuid`;
+  await tx.$queryRaw`UPDATE files SET version = ${rows[0].seq} WHERE id = ${file.id}::uuid RETURNING ${versionEventSql(event)}`;
 }
 
 /** A new stored version's row, as insertCurrent takes it. */
@@ -49,7 +94,12 @@ export type NewStoredFile = Pick<
  * It answers the slot's rev as the statement left it too: with the version's number (the slot's
  * seq), it dates the history before the version (slot-history.ts).
  */
-export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array): Promise<File & { slotRev: string }> {
+export async function insertCurrent(
+  tx: Tx,
+  f: NewStoredFile,
+  event: VersionEvent,
+  bytes?: Uint8Array,
+): Promise<File & { slotRev: string }> {
   const blob = bytes
     ? Prisma.sql`locked AS (SELECT ${hashLock(f.hash)}),
       blob AS (
@@ -59,6 +109,8 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array
   const rows = await tx.$queryRaw<
     (Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'> & {
       slotRev: string;
+      createdSeq: bigint;
+      storedSeq: bigint;
     })[]
   >`
     WITH ${blob} slot AS (
@@ -72,10 +124,12 @@ export async function insertCurrent(tx: Tx, f: NewStoredFile, bytes?: Uint8Array
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, slot.seq, ${f.urlNonce}, now(),
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
     FROM slot
-    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev"`;
+    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${createdEventSql(event, false)} AS "createdSeq",
+      ${versionEventSql(event)} AS "storedSeq"`;
+  const { createdSeq: _c, storedSeq: _s, ...made } = rows[0];
   // What the statement made or normalised comes back (jsonb keeps its own key order); the rest is what was sent.
   return {
-    ...rows[0],
+    ...made,
     id: f.id,
     entryId: f.entryId,
     name: f.name,
@@ -104,7 +158,7 @@ const MADE_COLUMNS = Prisma.raw(
  * version can remove the slot between making it and pointing the placeholder at it. An entry
  * deleted meanwhile fails the statement on the foreign key (isForeignKeyViolation).
  */
-export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpiresAt: Date }): Promise<File> {
+export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpiresAt: Date }, event: VersionEvent): Promise<File> {
   const rows = await tx.$queryRaw<File[]>`
     WITH slot AS (
       INSERT INTO file_slots (id, entry_id, category, key)
@@ -117,8 +171,9 @@ export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpir
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, ${f.urlNonce}, ${f.uploadExpiresAt},
       ${jsonOrNull(f.createdBy)}::jsonb
     FROM slot
-    RETURNING ${FILE_COLUMNS}`;
-  return rows[0];
+    RETURNING ${FILE_COLUMNS}, ${createdEventSql(event, true)} AS created`;
+  const { created: _, ...file } = rows[0] as File & { created: unknown };
+  return file;
 }
 
 /** The columns of files under the names of Prisma's File. */

@@ -51,7 +51,7 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
         restoredFrom,
       },
     });
-    await makeCurrent(tx, file);
+    await makeCurrent(tx, file, { actor: actor ?? null, restoredFrom });
     return tx.file.findUniqueOrThrow({ where: { id: file.id } });
   }).catch((err) => {
     throw isForeignKeyViolation(err) ? gone() : err;

@@ -17,6 +17,7 @@ import { presentPrevious } from './present-file';
 import { restoreFile } from './restore-file';
 import { createSlotHistories, type PreviousText, type SlotHistories } from './slot-history';
 import { updateFile } from './update-file';
+import { TEST_ACTOR } from '../../testing/actor';
 
 const parsed = (text: PreviousText) => JSON.parse(`[${Buffer.concat(text).toString()}]`);
 
@@ -83,21 +84,21 @@ describe.each(testDatabases())('the history of a replacement (%s)', (database) =
             const then = (await listPreviousVersions(db(), file)).map(presentPrevious);
             const older = await earlier(key);
             for (const i of older.length ? o.late : [])
-              await updateFile({ db: db(), file: older[i % older.length], patch: { desc: `late ${n++}` } });
+              await updateFile({ actor: TEST_ACTOR, db: db(), file: older[i % older.length], patch: { desc: `late ${n++}` } });
             const got = parsed(await caches[o.via].previousOf(db(), must(made, 'a small inline file is made by one statement')));
             // As the database held it when the version was made, or as it holds it now: never a mix.
             const now = (await listPreviousVersions(db(), file)).map(presentPrevious);
             expect([then, now]).toContainEqual(got);
           } else if (!versions.length) {
           } else if (o.t === 'edit') {
-            await updateFile({ db: db(), file: pick(o.pick), patch: { desc: `edited ${n++}` } });
+            await updateFile({ actor: TEST_ACTOR, db: db(), file: pick(o.pick), patch: { desc: `edited ${n++}` } });
           } else if (o.t === 'delete') {
-            await deleteFile({ db: db(), store: w.store, file: pick(o.pick) });
+            await deleteFile({ actor: TEST_ACTOR, db: db(), store: w.store, file: pick(o.pick) });
           } else if (o.t === 'restore') {
             await restoreFile({ db: db(), store: w.store, version: pick(o.pick) });
           } else {
             const current = await db().file.findFirstOrThrow({ where: { entryId, key, stored: true }, orderBy: { version: 'desc' } });
-            await deleteFile({ db: db(), store: w.store, file: current });
+            await deleteFile({ actor: TEST_ACTOR, db: db(), store: w.store, file: current });
           }
         }
       }),
@@ -149,7 +150,7 @@ describe.each(testDatabases())('the history of a replacement (%s)', (database) =
     >[0];
     expect(parsed(await histories.previousOf(offline, must(b.made, 'made'))).map((p: { id: string }) => p.id)).toEqual([a.file.id]);
     // An earlier version edited: rev moved, and the next replacement reads again.
-    await updateFile({ db: db(), file: a.file, patch: { desc: 'edited' } });
+    await updateFile({ actor: TEST_ACTOR, db: db(), file: a.file, patch: { desc: 'edited' } });
     const c = await replace('quiet', 2);
     await expect(histories.previousOf(offline, must(c.made, 'made'))).rejects.toThrow('no query expected');
     const read = parsed(await histories.previousOf(db(), must(c.made, 'made')));

@@ -17,6 +17,7 @@ import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
 import { blobExists, databaseBytes, readBlob } from './small-blobs';
 import { sweepBlobs } from './sweep-blobs';
+import { TEST_ACTOR } from '../../testing/actor';
 
 const b64 = (b: Buffer) => b.toString('base64');
 const LIMIT = SMALL_BLOB_LIMITS.smallBlobBytes;
@@ -76,9 +77,9 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     const one = await create({ name: 'one.txt', data: b64(bytes) });
     const two = await create({ name: 'two.txt', data: b64(bytes) });
     expect(await rowOf(one.hash)).toBe(1);
-    await deleteFile({ db: db(), store: w.store, file: one });
+    await deleteFile({ actor: TEST_ACTOR, db: db(), store: w.store, file: one });
     expect((await read(two.hash)).equals(bytes)).toBe(true);
-    await deleteFile({ db: db(), store: w.store, file: two });
+    await deleteFile({ actor: TEST_ACTOR, db: db(), store: w.store, file: two });
     expect(await rowOf(two.hash)).toBe(0);
     expect(await blobExists(db(), w.store, two.hash)).toBe(false);
 
@@ -90,8 +91,13 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     expect([await kept(sha(up)), await w.store.exists(sha(up))]).toEqual([false, true]);
     const inline = await create({ name: 'inline.txt', data: b64(up) });
     expect([await kept(sha(up)), await w.store.exists(sha(up))]).toEqual([true, true]);
-    await deleteFile({ db: db(), store: w.store, file: inline });
-    await deleteFile({ db: db(), store: w.store, file: await db().file.findUniqueOrThrow({ where: { id: placeholder.id } }) });
+    await deleteFile({ actor: TEST_ACTOR, db: db(), store: w.store, file: inline });
+    await deleteFile({
+      actor: TEST_ACTOR,
+      db: db(),
+      store: w.store,
+      file: await db().file.findUniqueOrThrow({ where: { id: placeholder.id } }),
+    });
     expect([await rowOf(sha(up)), await w.store.exists(sha(up))]).toEqual([0, false]);
   });
 

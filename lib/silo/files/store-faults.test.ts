@@ -179,8 +179,8 @@ describe.each(testDatabases())('a failing blob store (%s)', (database) => {
     const p = await placeholder('held.pdf', pbytes);
     await upload(p, [pbytes.subarray(0, 100)], `bytes 0-99/5000`);
     w.disk.readOnly();
-    await deleteFile({ db: w.db.prisma, store: w.store, file: f });
-    await deleteFile({ db: w.db.prisma, store: w.store, file: await row(p.id) });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: f });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: await row(p.id) });
     await deleteEntry({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, scope, id: other });
     expect(await w.db.prisma.file.count({ where: { id: { in: [f.id, g.id, p.id] } } })).toBe(0);
     expect(await w.store.exists(f.hash)).toBe(true);

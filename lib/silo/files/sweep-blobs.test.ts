@@ -11,6 +11,7 @@ import { withPlacedBlob } from './blobs';
 import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { makeCurrent } from './replace-file';
+import { TEST_ACTOR } from '../../testing/actor';
 import { sweepBlobs, sweepHorizon } from './sweep-blobs';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
 
@@ -35,7 +36,7 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
     const shared = 'bytes of two files';
     const a = (await create({ name: 'a.txt', data: b64(shared) })).file;
     await create({ name: 'b.txt', data: b64(shared) });
-    await deleteFile({ db: w.db.prisma, store: w.store, file: a });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: a });
     // a placeholder declaring some bytes does not keep them: only stored files refer
     const declared = await orphan('declared by a placeholder only');
     await create({ name: 'p.pdf', mime: 'application/pdf', sha256: declared, size: 30 });
@@ -80,7 +81,7 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
       const placing = withPlacedBlob(w.db.prisma, w.store, { uploadId: p.id, hash, size: bytes.length }, async (tx) => {
         inPlace();
         await gate;
-        await makeCurrent(tx, p);
+        await makeCurrent(tx, p, { actor: TEST_ACTOR });
       });
       await placedNow;
       expect(await w.store.exists(hash)).toBe(true);

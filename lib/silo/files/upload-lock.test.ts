@@ -106,7 +106,7 @@ describe('upload lease', () => {
 
   it('a lease on a deleted file is refused with 404', async () => {
     const { file } = await placeholder(Buffer.from('gone'));
-    await deleteFile({ db: w.db.prisma, store: w.store, file });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file });
     await expect(acquireUploadLease(w.db.prisma, file.id, 1000)).rejects.toMatchObject({ key: 'not_found' });
   });
 });
@@ -120,7 +120,7 @@ describe('delete during an upload', () => {
       const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: p.source, contentRange: null });
       upload.catch(() => {});
       await p.sending;
-      if (what === 'file') await deleteFile({ db: w.db.prisma, store: w.store, file });
+      if (what === 'file') await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file });
       else await deleteEntry({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, scope, id: entryId });
       expect((await w.store.listHeld()).map((h) => h.uploadId)).toContain(file.id);
       // The sweep leaves them too: the lease is live.
@@ -153,7 +153,7 @@ describe('delete during an upload', () => {
     const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: source(), contentRange: null, idleMs: 100 });
     upload.catch(() => {});
     while (!asked) await new Promise((r) => setTimeout(r, 10));
-    await deleteFile({ db: w.db.prisma, store: w.store, file });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file });
     deleted();
     await expect(upload).rejects.toMatchObject({ key: 'not_found' });
     expect(asked).toBe(2);
@@ -165,7 +165,7 @@ describe('delete during an upload', () => {
     const { file } = await placeholder(bytes);
     await receiveUpload({ db: w.db.prisma, store: w.store, file, source: [bytes.subarray(0, 1000)], contentRange: 'bytes 0-999/3000' });
     expect(await w.store.heldSize(file.id)).toBe(1000);
-    await deleteFile({ db: w.db.prisma, store: w.store, file });
+    await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file });
     expect(await w.store.heldSize(file.id)).toBe(0);
   });
 });

@@ -90,7 +90,7 @@ it('stores inline bytes, and a placeholder upload resumed by another instance; i
   expect(await instance().listHeld()).toEqual([]);
 
   // Deleting the only file with those bytes frees them.
-  await deleteFile({ db: w.db.prisma, store: instance(), file: done.file });
+  await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: instance(), file: done.file });
   expect(await blobsInStore()).toEqual([sha(small)]);
 });
 

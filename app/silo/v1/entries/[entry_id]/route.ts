@@ -27,7 +27,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     const c = await siloContext(req);
     const l = limits();
     const input = await readJson(req, entryInput(l.meta), l.maxJsonBytes);
-    const { entry, created } = await createEntry({ db: c.db, target: siloTarget(c.principal, req.headers), input, id: entryId(params), actor: c.actor });
+    const { entry, created } = await createEntry({
+      db: c.db,
+      target: siloTarget(c.principal, req.headers),
+      input,
+      id: entryId(params),
+      actor: c.actor,
+    });
     return json(presentEntry(entry, created ? 0 : await countFiles(c.db, entry.id)), {
       status: created ? 201 : 200,
       headers: created ? { Location: `/silo/v1/entries/${entry.id}` } : {},

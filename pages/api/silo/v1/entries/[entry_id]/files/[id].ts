@@ -27,11 +27,11 @@ export default nodeRoute({
   PATCH: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
     const file = await entryFileOf(c, params);
-    return json(await fileRecord(c, await updateFile({ db: c.db, file, patch: await readFileUpdate(req) })));
+    return json(await fileRecord(c, await updateFile({ db: c.db, file, patch: await readFileUpdate(req), actor: c.actor })));
   }),
   DELETE: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
-    await deleteFile({ db: c.db, store: c.store, file: await entryFileOf(c, params) });
+    await deleteFile({ db: c.db, store: c.store, file: await entryFileOf(c, params), actor: c.actor });
     return noContent();
   }),
 });

@@ -6,18 +6,18 @@ import { readJson } from '@/lib/http/request';
 import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { LinkInput } from '@/lib/schemas/files';
-import { createLink, revokeLinks } from '@/lib/silo/files/file-links';
+import { makeLink, revokeLinks } from '@/lib/silo/files/file-links';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: async (req, { params }) => {
     const c = await siloContext(req);
     const file = await entryFileOf(c, params);
     const { expires_in } = await readJson(req, LinkInput, limits().maxJsonBytes);
-    return json(createLink(c.signer, file, expires_in), { status: 201 });
+    return json(await makeLink(c.db, c.signer, file, expires_in, c.actor), { status: 201 });
   },
   DELETE: async (req, { params }) => {
     const c = await siloContext(req);
-    await revokeLinks(c.db, await entryFileOf(c, params));
+    await revokeLinks(c.db, await entryFileOf(c, params), c.actor);
     return noContent();
   },
 });
