@@ -54,6 +54,8 @@ export interface UploadDeps {
   signer: UrlSigner;
   /** a stored private file's url needs credentials for PUT too (find-file.ts assertMayRead) */
   authorizeStored?: (file: File) => Promise<void>;
+  /** the body of the 200 once the bytes are stored; the full record (with `previous`) unless said */
+  storedBody?: (file: File) => Promise<unknown>;
 }
 
 /** PUT of an upload's bytes: placeholder (receive) or stored file (compare), on Node's req/res. */
@@ -76,7 +78,7 @@ export async function acceptUpload(req: IncomingMessage, res: ServerResponse, d:
     res.setHeader('Upload-Length', Number(file.size));
     return void res.end();
   }
-  sendJson(res, { status: 200, body: await fileRecord(d, outcome.file) });
+  sendJson(res, { status: 200, body: await (d.storedBody ?? ((f: File) => fileRecord(d, f)))(outcome.file) });
 }
 
 /** HEAD of an upload: how many bytes are held, for a resume (tus-style headers). */
