@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { File } from '../db/generated/client';
 import { ApiError } from '../errors';
-import { fileHeaders, matchesEtag, parseRange } from '../silo/files/file-headers';
+import { fileHeaders, matchesEtag, parseRange, rangeApplies } from '../silo/files/file-headers';
 import { receiveUpload } from '../silo/files/receive-upload';
 import { readBlob } from '../silo/files/small-blobs';
 import { uploadProgress } from '../silo/files/upload-window';
@@ -25,13 +25,16 @@ export async function serveFile(
 ) {
   if (!file.stored) throw new ApiError('not_stored', 'The bytes of this file have not been uploaded yet');
   const size = Number(file.size);
-  const headers = fileHeaders({ ...file, size }, download);
+  const fetchable = { ...file, size, lastModified: file.storedAt ?? file.createdAt };
+  const headers = fileHeaders(fetchable, download);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   if (matchesEtag(req.headers['if-none-match'] ?? null, file.hash)) {
     res.statusCode = 304;
     return void res.end();
   }
-  const range = parseRange((req.headers.range as string | undefined) ?? null, size);
+  const ifRange = (req.headers['if-range'] as string | undefined) ?? null;
+  const asked = rangeApplies(ifRange, fetchable) ? ((req.headers.range as string | undefined) ?? null) : null;
+  const range = parseRange(asked, size);
   if (range.kind === 'unsatisfiable') {
     throw new ApiError('range_not_satisfiable', `The file has ${size} bytes`, { headers: { 'Content-Range': `bytes */${size}` } });
   }
