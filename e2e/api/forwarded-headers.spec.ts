@@ -2,7 +2,8 @@
 // X-Forwarded-For does). From anyone else, urls are built on the Host header and the scheme the
 // server listens with, and a console mutation's Origin is compared with Host. Even a trusted
 // proxy's values must be http/https and a host: anything else is 400. PUBLIC_URL is unset here.
-// On the old code the stranger's headers became the file urls (`javascript://evil.example/…`).
+// On the old code the stranger's headers became the file urls (`javascript://evil.example/…`) and
+// next-auth's (`https://evil.example/…`).
 import { type TestInfo, test as plain } from '@playwright/test';
 import { startServer, type SiloServer } from '../fixtures/server';
 import { bearer, expect, test } from '../fixtures';
@@ -26,6 +27,9 @@ test.describe('without a trusted proxy', () => {
     expect((await link.json()).url.startsWith(`${server.url}/silo/v1/files/`)).toBe(true);
     const listed = await request.get(`/silo/v1/entries/${entry.id}/files`, { headers: auth });
     for (const f of (await listed.json()).list) expect(f.url.startsWith(`${server.url}/`)).toBe(true);
+    // next-auth (AUTH_TRUST_HOST) builds the console's urls on the same origin: scripts/serve.mjs drops the headers
+    const providers = await (await request.get('/api/auth/providers', { headers: SPOOFED })).json();
+    expect(providers.credentials.callbackUrl).toBe(`${server.url}/api/auth/callback/credentials`);
     // a Host a URL cannot hold is refused with the error body
     await expectError(
       await request.get(`/silo/v1/entries/${entry.id}/files`, { headers: { ...bearer(liveKey), Host: 'a b' } }),
@@ -82,6 +86,10 @@ plain.describe('behind a trusted proxy (TRUSTED_PROXIES has the loopback)', () =
       });
       expect(proxied.status()).toBe(201);
       expect((await proxied.json()).url).toMatch(/^https:\/\/files\.example\.com\/silo\/v1\/files\//);
+      const providers = await (
+        await api.get('/api/auth/providers', { headers: { 'X-Forwarded-Host': 'files.example.com', 'X-Forwarded-Proto': 'https' } })
+      ).json();
+      expect(providers.credentials.callbackUrl).toBe('https://files.example.com/api/auth/callback/credentials');
       const direct = await api.post(files, { data: placeholder });
       expect((await direct.json()).url.startsWith(`${s.url}/silo/v1/files/`)).toBe(true);
 
