@@ -8,6 +8,7 @@
 import './threadpool.mjs';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
@@ -23,6 +24,7 @@ const IDLE_MS = (Number(process.env.UPLOAD_IDLE_TIMEOUT_SECONDS) > 0 ? Number(pr
 // this is the backstop for every other body, e.g. a JSON request whose body never comes.
 const BODY_IDLE_MS = Math.max(2 * IDLE_MS, IDLE_MS + 10_000);
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TRUSTED = trustedProxies(process.env.TRUSTED_PROXIES ?? '');
 const GRACE_MS = 1000 * Number(process.env.SHUTDOWN_GRACE_SECONDS ?? 25);
 // The same shape as lib/log.ts writes from inside the app.
 const log = pino({
@@ -31,6 +33,39 @@ const log = pino({
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
 });
+
+/**
+ * TRUSTED_PROXIES as lib/address-list.ts reads it (lib/config.ts refuses a bad list at start-up;
+ * here a bad item is only skipped). Only these peers' X-Forwarded-Host/-Proto reach the app.
+ */
+function trustedProxies(list) {
+  const block = new net.BlockList();
+  for (const item of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [raw, bits] = item.split('/');
+    const addr = unmapped(raw);
+    const type = net.isIPv4(addr) ? 'ipv4' : net.isIPv6(addr) ? 'ipv6' : undefined;
+    if (!type) continue;
+    if (bits === undefined) block.addAddress(addr, type);
+    else if (/^\d{1,3}$/.test(bits)) block.addSubnet(addr, Number(bits), type);
+  }
+  return block;
+}
+
+function unmapped(a) {
+  return a
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+}
+
+function fromTrustedProxy(peer) {
+  const a = unmapped(peer);
+  const family = net.isIP(a);
+  return family !== 0 && TRUSTED.check(a, family === 4 ? 'ipv4' : 'ipv6');
+}
 
 /** The contract's error body (lib/errors.ts has the same shape for everything the app answers). */
 function errorBody(code, key, message) {
@@ -108,6 +143,13 @@ const server = http.createServer(
   },
   (req, res) => {
     req.headers['x-silo-peer'] = req.socket.remoteAddress ?? '';
+    // Anyone can write these; from anyone but a trusted proxy they would make the origin next-auth
+    // builds its urls on (AUTH_TRUST_HOST, below) the client's choice. Next fills them in from Host.
+    // lib/http/request-origin.ts checks the peer again (and validates) for the API's own urls.
+    if (!fromTrustedProxy(req.headers['x-silo-peer'])) {
+      delete req.headers['x-forwarded-host'];
+      delete req.headers['x-forwarded-proto'];
+    }
     // The app echoes this id (lib/http/request-id.ts keeps a sane caller's id the same way).
     const requestId = SAFE_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id'] : randomUUID();
     req.headers['x-request-id'] = requestId;

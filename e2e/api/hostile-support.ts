@@ -122,6 +122,9 @@ export const CURSORS = [
   cursorOf([new Date(8.64e15).toISOString(), '00000000-0000-0000-0000-000000000000']),
   cursorOf([-1e20, '00000000-0000-0000-0000-000000000000']),
   cursorOf(['2026-01-01T00:00:00.000Z', '\u0000']),
+  // A time JavaScript holds and PostgreSQL does not (it has no year 0000): was a 500.
+  cursorOf(['0000-01-01T00:00:00.000Z', '00000000-0000-0000-0000-000000000000']),
+  cursorOf(['0000-12-31T23:59:59.999Z', '00000000-0000-0000-0000-000000000000']),
   cursorOf({}),
   cursorOf('x'),
 ];

@@ -11,8 +11,9 @@ export function encodeCursor(k: Keyset): string {
   return Buffer.from(JSON.stringify([k.createdAt.toISOString(), k.id])).toString('base64url');
 }
 
-// What encodeCursor writes: an ISO time (years 0000–9999, so PostgreSQL can compare it) and a UUID.
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+// What encodeCursor writes: an ISO time and a UUID. Years 0001–9999 only: PostgreSQL has no year
+// 0000 (1 BC is its year before 0001) and refuses it in a timestamp, which would answer 500.
+const ISO_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A cursor this service issued, or 422: anything else would reach the query as a bad uuid or time. */
 export function decodeCursor(cursor: string): Keyset {

@@ -6,6 +6,7 @@ import { getDb } from '../db/client';
 import { config } from '../config';
 import { ApiError } from '../errors';
 import { UUID } from '../schemas/common';
+import { requestOrigin } from './request-origin';
 import { sessionPrincipal } from './session';
 
 export interface CallerRequest {
@@ -50,10 +51,10 @@ export async function optionalSiloScope(req: CallerRequest): Promise<Scope | und
 /** Cookie-authenticated mutations must come from our own pages (CSRF). */
 function assertSameOrigin(headers: Headers) {
   const origin = headers.get('origin');
-  const host = headers.get('x-forwarded-host') ?? headers.get('host');
   let ok = false;
   try {
-    ok = !!origin && !!host && new URL(origin).host === host;
+    // requestOrigin throws on a host HTTP cannot have: no match then either.
+    ok = !!origin && new URL(origin).host === requestOrigin(headers).host;
   } catch {
     ok = false;
   }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { File } from '../db/generated/client';
 import { ApiError } from '../errors';
-import { fileHeaders, matchesEtag, parseRange } from '../silo/files/file-headers';
+import { fileHeaders, matchesEtag, parseRange, rangeApplies } from '../silo/files/file-headers';
 import { receiveUpload } from '../silo/files/receive-upload';
 import { readBlob } from '../silo/files/small-blobs';
 import { uploadProgress } from '../silo/files/upload-window';
@@ -25,13 +25,16 @@ export async function serveFile(
 ) {
   if (!file.stored) throw new ApiError('not_stored', 'The bytes of this file have not been uploaded yet');
   const size = Number(file.size);
-  const headers = fileHeaders({ ...file, size }, download);
+  const fetchable = { ...file, size, lastModified: file.storedAt ?? file.createdAt };
+  const headers = fileHeaders(fetchable, download);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   if (matchesEtag(req.headers['if-none-match'] ?? null, file.hash)) {
     res.statusCode = 304;
     return void res.end();
   }
-  const range = parseRange((req.headers.range as string | undefined) ?? null, size);
+  const ifRange = (req.headers['if-range'] as string | undefined) ?? null;
+  const asked = rangeApplies(ifRange, fetchable) ? ((req.headers.range as string | undefined) ?? null) : null;
+  const range = parseRange(asked, size);
   if (range.kind === 'unsatisfiable') {
     throw new ApiError('range_not_satisfiable', `The file has ${size} bytes`, { headers: { 'Content-Range': `bytes */${size}` } });
   }
@@ -54,6 +57,8 @@ export interface UploadDeps {
   signer: UrlSigner;
   /** a stored private file's url needs credentials for PUT too (find-file.ts assertMayRead) */
   authorizeStored?: (file: File) => Promise<void>;
+  /** the body of the 200 once the bytes are stored; the full record (with `previous`) unless said */
+  storedBody?: (file: File) => Promise<unknown>;
 }
 
 /** PUT of an upload's bytes: placeholder (receive) or stored file (compare), on Node's req/res. */
@@ -76,7 +81,7 @@ export async function acceptUpload(req: IncomingMessage, res: ServerResponse, d:
     res.setHeader('Upload-Length', Number(file.size));
     return void res.end();
   }
-  sendJson(res, { status: 200, body: await fileRecord(d, outcome.file) });
+  sendJson(res, { status: 200, body: await (d.storedBody ?? ((f: File) => fileRecord(d, f)))(outcome.file) });
 }
 
 /** HEAD of an upload: how many bytes are held, for a resume (tus-style headers). */

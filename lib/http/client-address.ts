@@ -15,6 +15,9 @@ function trusted(address: string): boolean {
   return family !== 0 && g.__siloTrusted.block.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** Is the TCP peer one of TRUSTED_PROXIES, whose X-Forwarded-* headers count? */
+export const fromTrustedProxy = (headers: Headers): boolean => trusted(normalizeAddress(headers.get('x-silo-peer') ?? ''));
+
 /**
  * The client's address: the peer, or, when the peer is a trusted proxy, the right-most
  * X-Forwarded-For hop that is not itself a trusted proxy (each proxy appends the peer it saw, so

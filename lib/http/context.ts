@@ -8,6 +8,7 @@ import type { UrlSigner } from '../silo/files/file-url';
 import type { BlobStore } from '../storage/blob-store';
 import { blobStore } from '../storage';
 import { authenticate, siloScope, type CallerRequest } from './auth';
+import { requestOrigin } from './request-origin';
 
 export interface SiloContext {
   db: Db;
@@ -23,8 +24,7 @@ export interface SiloContext {
 function publicBase(headers: Headers): string {
   const configured = config().PUBLIC_URL;
   if (configured) return configured.replace(/\/+$/, '');
-  const host = headers.get('x-forwarded-host') ?? headers.get('host') ?? 'localhost';
-  const proto = headers.get('x-forwarded-proto')?.split(',')[0].trim() ?? 'http';
+  const { proto, host } = requestOrigin(headers);
   return `${proto}://${host}`;
 }
 

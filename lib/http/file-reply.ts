@@ -5,7 +5,10 @@ import type { Tx } from '../db/client';
 import type { File } from '../db/generated/client';
 import { fileInput, fileUpdate } from '../schemas/files';
 import { listPreviousVersions } from '../silo/files/list-previous-versions';
-import { presentFile } from '../silo/files/present-file';
+import { presentFile, presentFileAtUrl } from '../silo/files/present-file';
+import { inFileScope } from '../silo/files/find-file';
+import { isApiError } from '../errors';
+import { type CallerRequest, optionalSiloScope } from './auth';
 import { slotHistoriesOf } from '../silo/files/slot-history';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +24,20 @@ export const readFileInput = (req: Request | JsonSource) => {
 };
 
 export const readFileUpdate = (req: Request) => readJson(req, fileUpdate(limits().meta), limits().maxJsonBytes);
+
+/**
+ * What `PUT {url}` answers once the bytes are stored: the full record to credentials that reach the
+ * file's workspace; to anyone else (the url is all they hold) only what `GET {url}` tells. Bad or
+ * foreign credentials count as none: the bytes are already stored, the answer must not fail.
+ */
+export async function fileAtUrlBody(c: { db: Tx; signer: UrlSigner }, caller: CallerRequest, file: File) {
+  const scope = await optionalSiloScope(caller).catch((err) => {
+    if (isApiError(err)) return undefined;
+    throw err;
+  });
+  if (scope && (await inFileScope(c.db, file, scope))) return fileRecord(c, file);
+  return presentFileAtUrl(file, c.signer);
+}
 
 /** A file as the API shows it, with its earlier versions. */
 export async function fileRecord(c: { db: Tx; signer: UrlSigner }, file: File) {

@@ -70,8 +70,15 @@ export function sendJsonText(res: ServerResponse, reply: Omit<JsonReply, 'body'>
   );
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   if (pieces.length === 1) return void res.end(pieces[0]);
-  res.cork(); // end() uncorks
-  for (const p of pieces) res.write(p);
+  // Corked so a plain answer leaves in one writev, and uncorked before end(): when Next
+  // compresses, these writes go to its gzip stream, which writes the compressed bytes to this res
+  // later and waits for a 'drain' a still-corked res never emits (the answer would never come).
+  res.cork();
+  try {
+    for (const p of pieces) res.write(p);
+  } finally {
+    res.uncork();
+  }
   res.end();
 }
 

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { createWorkspaceStore } from '@scalar/workspace-store/client';
+import { describe, expect, it, vi } from 'vitest';
 import { openApiDocument } from './document';
 
 interface Operation {
@@ -90,5 +91,50 @@ describe('openApiDocument', () => {
     };
     walk(doc, '#');
     expect(bad).toEqual([]);
+  });
+  it("declares the 304 of a file's bytes and the query parameters of its url on each operation", () => {
+    const url = doc.paths['/silo/v1/files/{id}'] as Record<string, Operation & { responses: Record<string, unknown> }>;
+    const bytes = doc.paths['/silo/v1/entries/{entry_id}/files/{id}'] as Record<string, { responses: Record<string, unknown> }>;
+    expect(Object.keys(bytes.get.responses)).toContain('304');
+    expect(Object.keys(url.get.responses)).toContain('304');
+    expect(Object.keys(url.head.responses)).toContain('304');
+    // Scalar lists an operation's own parameters (a path item's query parameters do not show)
+    const query = (op: Operation) => (op.parameters ?? []).map((p) => p.name).sort();
+    expect(query(url.get)).toEqual(['download', 'expires', 'link', 'sig']);
+    expect(query(url.head)).toEqual(['expires', 'link', 'sig']);
+    expect(query(url.put)).toEqual(['sig']);
+  });
+  it('gives every schema a type or a $ref, so Scalar (the /docs page) finds no validation errors', async () => {
+    const untyped: string[] = [];
+    const walk = (v: unknown, at: string, isSchema: boolean): void => {
+      if (!v || typeof v !== 'object') return;
+      if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) walk(x, `${at}/${i}`, isSchema);
+        return;
+      }
+      const o = v as Record<string, unknown>;
+      if (isSchema && o.type === undefined && o.$ref === undefined) untyped.push(at);
+      for (const [k, x] of Object.entries(o)) {
+        const childIsSchema =
+          k === 'schema' ||
+          (isSchema && ['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not'].includes(k)) ||
+          at.endsWith('/properties') ||
+          at === '#/components/schemas';
+        walk(x, `${at}/${k}`, childIsSchema && typeof x === 'object');
+      }
+    };
+    walk(doc, '#', false);
+    expect(untyped).toEqual([]);
+
+    // Scalar's own check of the document (it logs what it rejects as "document validation errors")
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await createWorkspaceStore().addDocument({ name: 'silo', document: JSON.parse(JSON.stringify(doc)) });
+      expect(warn.mock.calls.flat().map((x) => JSON.stringify(x).slice(0, 300))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
   });
 });

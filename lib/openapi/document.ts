@@ -12,6 +12,7 @@ import { filePaths } from './files';
 import { ownerPaths } from './owners';
 import { uploadPaths } from './uploads';
 import { userPaths } from './users';
+import { withSchemaTypes } from './typed-schemas';
 import { utilsPaths } from './utils';
 
 const TAGS = [
@@ -30,42 +31,44 @@ const TAGS = [
 
 export function openApiDocument() {
   const l = limits();
-  return createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Silo API',
-      version: '1.0.0',
-      description:
-        'Entries and their files: inline base64 or a placeholder followed by a streamed, checksum-verified upload; versions on replacement. Errors are always {code, key, message, fields?}.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-    },
-    // Relative: the document describes the server that serves it.
-    servers: [{ url: '/', description: 'This server' }],
-    tags: TAGS,
-    security: [{ bearer: [] }, { session: [] }],
-    components: {
-      securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Owner API key, enrollment token, or the admin key' },
-        session: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: 'next-auth.session-token',
-          description: "The console's session (same-origin requests; mutations need a matching Origin)",
+  return withSchemaTypes(
+    createDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'Silo API',
+        version: '1.0.0',
+        description:
+          'Entries and their files: inline base64 or a placeholder followed by a streamed, checksum-verified upload; versions on replacement. Errors are always {code, key, message, fields?}.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      // Relative: the document describes the server that serves it.
+      servers: [{ url: '/', description: 'This server' }],
+      tags: TAGS,
+      security: [{ bearer: [] }, { session: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Owner API key, enrollment token, or the admin key' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'next-auth.session-token',
+            description: "The console's session (same-origin requests; mutations need a matching Origin)",
+          },
         },
       },
-    },
-    paths: {
-      ...utilsPaths(),
-      ...accessPaths(),
-      ...entryPaths(l),
-      ...filePaths(l),
-      ...uploadPaths(),
-      ...eventPaths(l),
-      ...ownerPaths(l),
-      ...appPaths(l),
-      ...enrollmentPaths(l),
-      ...userPaths(),
-      ...consolePaths(),
-    },
-  });
+      paths: {
+        ...utilsPaths(),
+        ...accessPaths(),
+        ...entryPaths(l),
+        ...filePaths(l),
+        ...uploadPaths(),
+        ...eventPaths(l),
+        ...ownerPaths(l),
+        ...appPaths(l),
+        ...enrollmentPaths(l),
+        ...userPaths(),
+        ...consolePaths(),
+      },
+    }),
+  );
 }

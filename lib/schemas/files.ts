@@ -137,6 +137,13 @@ export const FileRecord = z
 
 export type FileRecord = z.infer<typeof FileRecord>;
 
+/** What `PUT {url}` answers a caller without the owner's credentials: no more than `GET {url}` tells. */
+export const FileAtUrl = FileRecord.pick({ id: true, name: true, mime: true, size: true, hash: true, url: true, stored: true }).meta({
+  id: 'FileAtUrl',
+  description: "A file as its url shows it without the owner's credentials: what GET of the url tells, no history",
+});
+export type FileAtUrl = z.infer<typeof FileAtUrl>;
+
 export const FileList = z.object({ list: z.array(FileRecord) }).meta({ id: 'FileList' });
 export type FileList = z.infer<typeof FileList>;
 

@@ -1,7 +1,7 @@
 import { validateHeaderValue } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, fileHeaders, matchesEtag, parseRange } from './file-headers';
+import { contentDisposition, fileHeaders, matchesEtag, parseRange, rangeApplies } from './file-headers';
 
 describe('contentDisposition', () => {
   it('gives an ASCII fallback and the exact UTF-8 name (RFC 6266)', () => {
@@ -87,5 +87,34 @@ describe('parseRange', () => {
     expect(parseRange('bytes=0-1,5-6', 100)).toEqual({ kind: 'full' });
     expect(parseRange('items=0-1', 100)).toEqual({ kind: 'full' });
     expect(parseRange(null, 100)).toEqual({ kind: 'full' });
+  });
+});
+
+describe('rangeApplies (If-Range, RFC 9110 §13.1.5)', () => {
+  const hash = 'cd'.repeat(32);
+  const lastModified = new Date('2026-11-22T12:00:00.123Z');
+  const f = { hash, lastModified };
+  it('lets a Range apply without If-Range, or under our strong ETag or our exact Last-Modified', () => {
+    expect(rangeApplies(null, f)).toBe(true);
+    expect(rangeApplies(`"${hash}"`, f)).toBe(true);
+    expect(rangeApplies(' Sun, 22 Nov 2026 12:00:00 GMT ', f)).toBe(true);
+    expect(fileHeaders({ name: 'a', mime: 'text/plain', size: 1, private: false, ...f }, false)['Last-Modified']).toBe(
+      'Sun, 22 Nov 2026 12:00:00 GMT',
+    );
+  });
+  it('serves the whole file for a weak ETag, another tag or date, or anything else', () => {
+    for (const v of [
+      `W/"${hash}"`,
+      '"other"',
+      `"${hash}", "x"`,
+      '*',
+      'Sun, 22 Nov 2026 12:00:01 GMT',
+      'Sun, 22 Nov 2026 11:59:59 GMT',
+      'Sunday, 22-Nov-26 12:00:00 GMT',
+      'garbage',
+      '',
+    ])
+      expect(rangeApplies(v, f), v).toBe(false);
+    expect(rangeApplies('Sun, 22 Nov 2026 12:00:00 GMT', { hash }), 'no Last-Modified').toBe(false);
   });
 });

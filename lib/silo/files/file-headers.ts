@@ -36,6 +36,8 @@ export interface FetchableFile {
   hash: string;
   size: number;
   private: boolean;
+  /** when the bytes were stored: Last-Modified (the bytes of a version never change after) */
+  lastModified?: Date;
 }
 
 export function fileHeaders(f: FetchableFile, download: boolean): Record<string, string> {
@@ -49,7 +51,20 @@ export function fileHeaders(f: FetchableFile, download: boolean): Record<string,
     // Uploaded HTML or SVG opened from this origin must never run as the console.
     'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
     'Cache-Control': f.private ? 'private, no-cache' : 'public, max-age=0, must-revalidate',
+    ...(f.lastModified ? { 'Last-Modified': f.lastModified.toUTCString() } : {}),
   };
+}
+
+/**
+ * May a Range be served under this If-Range (RFC 9110 §13.1.5)? Only when it names exactly what is
+ * served: our strong ETag, or our Last-Modified date as we send it. A weak ETag, another tag or
+ * date, or anything else means "the whole file" (200), never a part of bytes the client may not hold.
+ */
+export function rangeApplies(ifRange: string | null, f: { hash: string; lastModified?: Date }): boolean {
+  if (ifRange === null) return true;
+  const v = ifRange.trim();
+  if (v.startsWith('"')) return v === `"${f.hash}"`;
+  return !!f.lastModified && !v.startsWith('W/') && v === f.lastModified.toUTCString();
 }
 
 /** Does If-None-Match name this ETag? (`*`, or a list of weak or strong tags.) */

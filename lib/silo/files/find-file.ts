@@ -1,5 +1,5 @@
 // Finding a file for a caller: by entry and id with credentials, or by its signed url.
-import { type Db, readCacheOf } from '../../db/client';
+import { type Db, readCacheOf, type Tx } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError, notFound } from '../../errors';
 import { inScope, scopeWhere, type Scope } from '../../db/scope';
@@ -44,6 +44,11 @@ export async function findFileByUrl({ db, secret, id, sig }: FindFileByUrlOption
 export async function assertMayRead(db: Db, file: File, scope: Scope | undefined): Promise<void> {
   if (!file.private) return;
   if (!scope) throw new ApiError('unauthorized', "This file is private: send the owner's credentials");
+  if (!(await inFileScope(db, file, scope))) throw fileNotFound();
+}
+
+/** Does this scope reach the file's workspace and environment (its owner, a token of it, a member)? */
+export async function inFileScope(db: Tx, file: File, scope: Scope): Promise<boolean> {
   const entry = await db.entry.findUnique({ where: { id: file.entryId } });
-  if (!entry || !inScope(scope, entry.ownerId, entry.sandbox)) throw fileNotFound();
+  return !!entry && inScope(scope, entry.ownerId, entry.sandbox);
 }

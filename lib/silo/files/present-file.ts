@@ -1,6 +1,6 @@
 // A file row as the API shows it (docs/api.md, Files).
 import type { File } from '../../db/generated/client';
-import type { CreatedBy, FileRecord, RestoredFrom } from '../../schemas/files';
+import type { CreatedBy, FileAtUrl, FileRecord, RestoredFrom } from '../../schemas/files';
 import { fileUrl, type UrlSigner } from './file-url';
 import type { PreviousVersion } from './list-previous-versions';
 
@@ -24,6 +24,14 @@ export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersi
     ...(previous ? { previous: previous.map(presentPrevious) } : {}),
     created_at: f.createdAt.toISOString(),
   };
+}
+
+/**
+ * A file as its url shows it to whoever holds the url without the owner's credentials: what
+ * `GET {url}` already tells (bytes' name, type, length and sha256), nothing of its history.
+ */
+export function presentFileAtUrl(f: File, signer: UrlSigner): FileAtUrl {
+  return { id: f.id, name: f.name, mime: f.mime, size: Number(f.size), hash: f.hash, url: fileUrl(signer, f), stored: f.stored };
 }
 
 /** An earlier version as a file's `previous` lists it. */

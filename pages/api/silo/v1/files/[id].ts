@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { optionalSiloScope } from '@/lib/http/auth';
 import { acceptUpload, serveFile, uploadStatus } from '@/lib/http/bytes';
+import { fileAtUrlBody } from '@/lib/http/file-reply';
 import { signerFor } from '@/lib/http/context';
 import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
 import { callerOf } from '@/lib/http/node-adapter';
@@ -48,8 +49,18 @@ async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext)
 async function upload(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
   if (ctx.query.link !== undefined) throw new ApiError('forbidden', 'A link only reads: GET or HEAD');
   const c = await load(req, ctx);
-  // Credentials are looked at only when the file turns out to be stored and private.
-  await acceptUpload(req, res, { ...c, authorizeStored: async (f) => (f.private ? c.mayRead(f) : undefined) }, c.file);
+  // Credentials are looked at only when the file turns out to be stored and private, and to choose
+  // the answer: the holder of the url alone learns no more than GET of the url tells.
+  await acceptUpload(
+    req,
+    res,
+    {
+      ...c,
+      authorizeStored: async (f) => (f.private ? c.mayRead(f) : undefined),
+      storedBody: (f) => fileAtUrlBody(c, callerOf(req), f),
+    },
+    c.file,
+  );
 }
 
 export default nodeRoute({ GET: read, HEAD: read, PUT: upload });
