@@ -1,13 +1,17 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  // import.meta, not __dirname: Vite warns that its native config loader will not support __dirname.
+  resolve: { alias: { '@': path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
     include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The app's log goes to the test that wrote it (lib/testing/log-capture.ts).
+    setupFiles: ['lib/testing/log-capture.ts'],
   },
 });

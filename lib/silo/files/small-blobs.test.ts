@@ -17,6 +17,7 @@ import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
 import { blobExists, databaseBytes, readBlob } from './small-blobs';
 import { sweepBlobs } from './sweep-blobs';
+import { expectLogged } from '../../testing/log-capture';
 
 const b64 = (b: Buffer) => b.toString('base64');
 const LIMIT = SMALL_BLOB_LIMITS.smallBlobBytes;
@@ -59,6 +60,7 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
   });
 
   it('needs nothing of the store: a read-only disk still takes small files', async () => {
+    expectLogged(/^blob store failure$/); // the big file's 503
     w.disk.readOnly();
     try {
       const bytes = Buffer.from(`<Invoice>${randomBytes(8).toString('hex')}</Invoice>`);
