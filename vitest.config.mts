@@ -1,8 +1,10 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  // import.meta, not __dirname: Vite warns that its native config loader will not support __dirname.
+  resolve: { alias: { '@': path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
     include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
@@ -11,5 +13,7 @@ export default defineConfig({
     pool: 'forks',
     // Every cached read's statements are checked against the tables it declares (lib/db/declared-reads.ts).
     env: { SILO_CHECK_CACHE_READS: '1' },
+    // The app's log goes to the test that wrote it (lib/testing/log-capture.ts).
+    setupFiles: ['lib/testing/log-capture.ts'],
   },
 });

@@ -140,4 +140,6 @@ export const processSettings = {
   awsRegion: () => process.env.AWS_REGION,
   /** The port scripts/serve.mjs listens on. */
   port: () => Number(process.env.PORT ?? 3000),
+  /** The address scripts/serve.mjs listens on (unset: every interface). */
+  hostname: () => process.env.HOSTNAME,
 };

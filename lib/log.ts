@@ -10,12 +10,17 @@ interface RequestStore {
   /** database queries made so far (only counted with SILO_COUNT_QUERIES=1) */
   queries: number;
 }
-const g = globalThis as unknown as { __siloLog?: Logger; __siloRequest?: AsyncLocalStorage<RequestStore> };
+const g = globalThis as unknown as {
+  __siloLog?: Logger;
+  __siloRequest?: AsyncLocalStorage<RequestStore>;
+  /** where lines go instead of stdout: set by the unit tests' setup (lib/testing/log-capture.ts) */
+  __siloLogSink?: { write(line: string): void };
+};
 
 g.__siloRequest ??= new AsyncLocalStorage<RequestStore>();
 const requests = g.__siloRequest;
 
-g.__siloLog ??= pino({
+const options: pino.LoggerOptions = {
   level: processSettings.logLevel(),
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
@@ -24,7 +29,8 @@ g.__siloLog ??= pino({
     const r = requests.getStore();
     return r ? { request_id: r.requestId } : {};
   },
-});
+};
+g.__siloLog ??= g.__siloLogSink ? pino(options, g.__siloLogSink) : pino(options);
 export const log: Logger = g.__siloLog;
 
 /** Runs `fn` with `requestId` on every log line it writes. */

@@ -1,9 +1,10 @@
 // Server start-up: lock the embedded database's directory, open (and so migrate) the database,
 // bind the blob store to it and check it, sweep abandoned uploads and unreferenced blobs (then
-// every 10 minutes), print the URL and, on an instance with no console user yet, the one-time
-// setup link.
+// every 10 minutes), print where it listens and its public URL and, while no administrator
+// exists, the one-time setup link (the one still valid, never a replacement).
 import { mkdirSync } from 'node:fs';
 import { issueSetupToken } from './access/issue-setup-token';
+import { forgetSetupToken, keepSetupToken, readKeptSetupToken } from './kept-setup-token';
 import { log } from './log';
 import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './db/rate-windows';
@@ -54,11 +55,15 @@ async function announce() {
   await store.check();
   // Made before the first request can place a blob: every blob placed from now on is the sweep's.
   const horizon = await sweepHorizon(db.prisma);
-  const base = (c.PUBLIC_URL ?? `http://localhost:${processSettings.port()}`).replace(/\/+$/, '');
+  const port = processSettings.port();
+  const base = (c.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  // scripts/serve.mjs listens on HOSTNAME, else on every interface.
+  const host = processSettings.hostname() || '0.0.0.0';
+  const listening = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const files = c.STORAGE === 's3' ? `s3://${c.S3_BUCKET}` : c.storageDir;
   log.info(
-    { url: base, database: db.kind, files },
-    `Silo is ready at ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${files})`,
+    { url: base, listening, database: db.kind, files },
+    `Silo is ready: listening on ${listening}, ${c.PUBLIC_URL ? 'public URL' : 'open'} ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${files})`,
   );
   await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
   // The blob sweep lists the whole store: it runs beside the server, not before it.
@@ -68,8 +73,33 @@ async function announce() {
   // A bad AUDIT_SIGNING_KEY stops the start, not the first checkpoint a minute later.
   await auditKey();
   startCheckpoints(db.prisma, c.AUDIT_CHECKPOINT_SECONDS * 1000);
-  const token = await issueSetupToken(db.prisma);
-  if (token) log.info(`One-time setup link (creates the first admin): ${base}/setup?token=${token}`);
+  await announceSetupLink(db, c.DATA_DIR, base);
+}
+
+/** The link that is out, if this instance issued it (now or at an earlier start), else where it is. */
+async function announceSetupLink(db: Database, dataDir: string, base: string) {
+  const kept = await readKeptSetupToken(dataDir).catch(() => undefined);
+  const link = await issueSetupToken(db.prisma, { kept });
+  if (!link) {
+    if (kept) await forgetSetupToken(dataDir).catch(() => {});
+    return;
+  }
+  const until = link.expiresAt.toISOString();
+  if (link.kind === 'elsewhere') {
+    log.info(
+      { setup_link_issued_at: link.issuedAt.toISOString(), setup_link_expires_at: until },
+      `No administrator yet; the one-time setup link printed by another instance (or an earlier start on another data directory) at ${link.issuedAt.toISOString()} stays valid until ${until}: use that one. This start does not replace it; one started after it expires prints a new one.`,
+    );
+    return;
+  }
+  if (link.token !== kept)
+    await keepSetupToken(dataDir, link.token).catch((err) =>
+      log.warn({ err }, 'could not keep the setup token in DATA_DIR: a restart before it expires will not print the link again'),
+    );
+  log.info(
+    { setup_link_expires_at: until },
+    `One-time setup link (creates the first admin): ${base}/setup?token=${link.token} (valid until ${until})`,
+  );
 }
 
 /**

@@ -196,16 +196,23 @@ const inFlight = new Set();
 let draining = false;
 // A moment for the log and the database client to write what they hold.
 const exitSoon = () => setTimeout(() => process.exit(0), 100);
-for (const sig of ['SIGINT', 'SIGTERM'])
-  process.once(sig, () => {
-    log.info({ signal: sig, grace_seconds: GRACE_MS / 1000, in_flight: inFlight.size }, 'shutting down');
-    draining = true;
-    server.close();
-    server.closeIdleConnections();
-    if (inFlight.size === 0) return void exitSoon();
-    setTimeout(() => {
-      server.closeAllConnections();
-      // The handlers of the connections just closed clean up; a stuck one does not hold the exit.
-      setTimeout(() => process.exit(0), 10_000).unref();
-    }, GRACE_MS).unref();
-  });
+// A signal often comes more than once: a group kill (`kill -TERM -- -PGID`, `docker stop` with an
+// init, a supervisor, Ctrl-C in a terminal) reaches this process directly AND through each parent
+// of `npm start` that forwards it (npm, scripts/start.mjs). Only the first starts the drain; the
+// repeats change nothing (SIGKILL is the way to stop at once), so the drain is never cut short.
+let stopSignal;
+const shutdown = (sig) => {
+  if (draining) return void log.debug({ signal: sig, first: stopSignal }, 'already shutting down');
+  stopSignal = sig;
+  log.info({ signal: sig, grace_seconds: GRACE_MS / 1000, in_flight: inFlight.size }, 'shutting down');
+  draining = true;
+  server.close();
+  server.closeIdleConnections();
+  if (inFlight.size === 0) return void exitSoon();
+  setTimeout(() => {
+    server.closeAllConnections();
+    // The handlers of the connections just closed clean up; a stuck one does not hold the exit.
+    setTimeout(() => process.exit(0), 10_000).unref();
+  }, GRACE_MS).unref();
+};
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, shutdown);

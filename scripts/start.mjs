@@ -8,5 +8,10 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const port = process.env.PORT ?? '3000';
 const server = spawn(process.execPath, ['scripts/serve.mjs'], { stdio: 'inherit', env: { ...env, NODE_ENV: 'production', PORT: port } });
+// Every process of `npm start` passes a stop signal on and waits for the one below: npm forwards
+// it to its script, whose shell `exec`s this (package.json: a shell would die of the signal and npm
+// with it, leaving the server draining with nobody waiting); this forwards it to the server and
+// stays until the server has drained and exited. A group kill reaches the server directly too;
+// it starts its drain on the first signal and ignores the repeats (scripts/serve.mjs).
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

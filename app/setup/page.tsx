@@ -19,7 +19,8 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
         ) : (
           <>
             <p className="muted">
-              This setup link has been used or replaced. An instance prints a fresh link at each start until its first administrator exists.
+              This setup link has been used or has expired. While no administrator exists, a server start prints the link that is valid (or
+              says which instance printed it).
             </p>
             <Link href="/signin">Go to sign in</Link>
           </>

@@ -4,6 +4,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { bearer, expect, test } from '../fixtures';
+import { setupLinkIn, startServer } from '../fixtures/server';
 import { b64, createEntry, expectError, inlineFile, signIn } from './helpers';
 
 async function newUser(admin: APIRequestContext, data: { admin?: boolean; owner_ids?: string[] }) {
@@ -77,6 +78,20 @@ test.describe('workspaces', () => {
     });
     expect(await (await bad.get('/api/auth/session')).json()).toEqual({});
     await bad.dispose();
+  });
+});
+
+test.describe('the ready line', () => {
+  // Before, it printed PUBLIC_URL as if the server listened there ("Silo is ready at https://…").
+  test('names where the server listens and, apart, its public URL', async ({ server, database }) => {
+    expect(server.output()).toMatch(/Silo is ready: listening on http:\/\/127\.0\.0\.1:\d+, open http:\/\/localhost:\d+ /);
+    const s = await startServer({ database, env: { PUBLIC_URL: 'https://silo.example.com' } });
+    try {
+      expect(s.output()).toMatch(/Silo is ready: listening on http:\/\/127\.0\.0\.1:\d+, public URL https:\/\/silo\.example\.com /);
+      expect(setupLinkIn(s.output())).toMatch(/^https:\/\/silo\.example\.com\/setup\?token=/);
+    } finally {
+      await s.stop();
+    }
   });
 });
 

@@ -53,7 +53,8 @@ test.describe('uploads racing deletes and inline completion', () => {
         expect(await heldCopies(server.dataDir)).not.toContain(p.id);
         expect(existsSync(blobPath(server.storageDir, sha256(bytes)))).toBe(false);
       }
-      console.log(`delete ${target} during upload, outcomes:`, seen);
+      // In the report, not the console: a passing run stays quiet.
+      test.info().annotations.push({ type: 'outcomes', description: `delete ${target} during upload: ${JSON.stringify(seen)}` });
     });
   }
 
@@ -89,7 +90,7 @@ test.describe('uploads racing deletes and inline completion', () => {
       expect(Buffer.compare(await (await request.get(p.url)).body(), bytes)).toBe(0);
       expect(await heldCopies(server.dataDir)).not.toContain(p.id);
     }
-    console.log('inline completion vs upload, outcomes:', seen);
+    test.info().annotations.push({ type: 'outcomes', description: `inline completion vs upload: ${JSON.stringify(seen)}` });
   });
 
   test('an upload to a placeholder deleted before it starts answers 404 and holds nothing', async ({ request, newOwner, server }) => {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import { bearer } from '../fixtures';
 import { startS3, type LocalS3 } from '../fixtures/s3';
-import { createDatabase, startServer, type SiloServer } from '../fixtures/server';
+import { createDatabase, setupLinkIn, startServer, type SiloServer } from '../fixtures/server';
 import { createEntry, expectError, inlineFile, sha256 } from '../api/helpers';
 
 interface Pair {
@@ -130,6 +130,25 @@ async function resume(api: APIRequestContext, url: string, bytes: Buffer): Promi
 }
 
 test.describe.configure({ mode: 'serial' });
+
+// Before, each start issued a new setup link and replaced the last: the link the first instance
+// printed was dead as soon as the second started. Now the first start issues it, the other says it
+// is out, the link works through either instance, and its issuer prints the same one again.
+test('one setup link for both instances: the other start keeps it valid and prints none; a restart prints it again', async ({ pair }) => {
+  test.setTimeout(120_000);
+  const said = (s: SiloServer) => setupLinkIn(s.output()) ?? (/printed by another instance/.test(s.output()) ? 'elsewhere' : undefined);
+  await expect.poll(() => said(pair.a) && said(pair.b), { timeout: 30_000 }).toBeTruthy();
+  const links = [pair.a, pair.b].map((s) => setupLinkIn(s.output()));
+  expect(links.filter(Boolean)).toHaveLength(1);
+  const issuer = links[0] ? pair.a : pair.b;
+  const other = links[0] ? pair.b : pair.a;
+  const link = (links[0] ?? links[1]) as string;
+  const page = async (s: SiloServer) => (await fetch(via(link, s))).text();
+  for (const s of [issuer, other]) expect(await page(s)).toContain('Repeat password');
+  await issuer.restart();
+  await expect.poll(() => setupLinkIn(issuer.output()), { timeout: 30_000 }).toBe(link);
+  expect(await page(other)).toContain('Repeat password');
+});
 
 test('a placeholder made through A takes its bytes through B and is fetched through A', async ({ pair, api }) => {
   const { A, B, key } = await clientsAndOwner(pair, api);

@@ -4,10 +4,14 @@ import type { Db } from '../db/client';
 import { UNIQUE, isUniqueViolation } from '../db/db-errors';
 import { ApiError } from '../errors';
 import { hashPassword } from './hash-password';
-import { SETUP_TOKEN_SETTING, setupTokenValid } from './issue-setup-token';
+import { SETUP_TOKEN_SETTING, setupTokenValid, validSince } from './issue-setup-token';
 import { hashSecret } from './secrets';
 
-const spent = () => new ApiError('forbidden', 'This setup link has been used or replaced; restart the server for a new one');
+const spent = () =>
+  new ApiError(
+    'forbidden',
+    'This setup link has been used or has expired; while no administrator exists, a server start prints a valid one',
+  );
 
 /** Creates the first admin and spends the token, in one transaction; racing calls: one wins, the rest 403. */
 export interface CompleteSetupOptions {
@@ -25,8 +29,10 @@ export async function completeSetup({ db, token, user }: CompleteSetupOptions) {
     return await db.$transaction(async (tx) => {
       // The claim: exactly one of racing completions deletes the row. On PostgreSQL the others'
       // DELETE waits for the winner to commit, then matches nothing.
-      const { count } = await tx.setting.deleteMany({ where: { name: SETUP_TOKEN_SETTING, value: hashSecret(token) } });
-      if (count !== 1 || (await tx.user.count()) > 0) throw spent();
+      const { count } = await tx.setting.deleteMany({
+        where: { name: SETUP_TOKEN_SETTING, value: hashSecret(token), createdAt: { gt: validSince() } },
+      });
+      if (count !== 1 || (await tx.user.count({ where: { admin: true } })) > 0) throw spent();
       return tx.user.create({
         data: { id: randomUUID(), email: user.email.toLowerCase(), name: user.name, passwordHash, admin: true },
         omit: { passwordHash: true },

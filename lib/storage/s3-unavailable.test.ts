@@ -3,10 +3,12 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { toApiError } from '../http/to-api-error';
 import { freePortForTest } from '../testing/free-port';
+import { expectLogged } from '../testing/log-capture';
 import { S3Store } from './s3-store';
 
 describe('S3Store with the bucket out of reach', () => {
   it('fails as storage_unavailable (503), not internal', async () => {
+    expectLogged(/^blob store failure$/);
     const port = await freePortForTest();
     const client = new S3Client({
       endpoint: `http://127.0.0.1:${port}`,
