@@ -1,7 +1,7 @@
 // Two Silo instances on one PostgreSQL database and one S3 bucket (s3rver), as behind a load
 // balancer: nothing that matters may live in one process. B runs under another hostname (a UTS
 // namespace of its own), as on another host: it cannot tell whether A's process is alive.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
@@ -26,6 +26,8 @@ const test = base.extend<{ api: (s: SiloServer) => Promise<APIRequestContext> },
       const env = {
         ...s3.env,
         NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
+        // One audit key for both, as the README asks: checkpoints signed on one verify on the other.
+        AUDIT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         UPLOAD_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS),
         RATE_LIMIT_AUTHORIZE_PER_MINUTE: '10',
       };
