@@ -80,17 +80,26 @@ BEGIN
   CASE jsonb_typeof(v)
   WHEN 'object' THEN
     out := '{';
-    wide := EXISTS (SELECT 1 FROM jsonb_object_keys(v) AS key WHERE key ~ '[\U00010000-\U0010FFFF]');
-    FOR k IN SELECT key FROM jsonb_object_keys(v) AS key
-        ORDER BY CASE WHEN wide THEN "silo_utf16_key"(key) ELSE key END COLLATE "C" LOOP
-      out := out || sep || to_json(k)::text || ':' || "silo_jcs"(v -> k);
+    -- A character past U+FFFF anywhere in the text: then sort this object's keys by code units.
+    wide := v::text ~ '[\U00010000-\U0010FFFF]';
+    -- Strings and literals are written in this loop; only objects, arrays and numbers take a call.
+    FOR k, e IN SELECT o.key, o.value FROM jsonb_each(v) AS o ORDER BY CASE WHEN wide THEN "silo_utf16_key"(o.key) ELSE o.key END COLLATE "C" LOOP
+      out := out || sep || to_json(k)::text || ':' || CASE jsonb_typeof(e)
+        WHEN 'string' THEN to_json(e #>> '{}')::text
+        WHEN 'boolean' THEN e::text
+        WHEN 'null' THEN 'null'
+        ELSE "silo_jcs"(e) END;
       sep := ',';
     END LOOP;
     RETURN out || '}';
   WHEN 'array' THEN
     out := '[';
     FOR e IN SELECT a.value FROM jsonb_array_elements(v) WITH ORDINALITY AS a(value, n) ORDER BY a.n LOOP
-      out := out || sep || "silo_jcs"(e);
+      out := out || sep || CASE jsonb_typeof(e)
+        WHEN 'string' THEN to_json(e #>> '{}')::text
+        WHEN 'boolean' THEN e::text
+        WHEN 'null' THEN 'null'
+        ELSE "silo_jcs"(e) END;
       sep := ',';
     END LOOP;
     RETURN out || ']';
