@@ -3,8 +3,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
-const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', env });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// SILO_START_SKIP_BUILD=1 (the tests that start the server through npm): serve the build that is
+// there. A rebuild started by one test would replace .next under the servers of the others.
+if (process.env.SILO_START_SKIP_BUILD !== '1') {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', env });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 const port = process.env.PORT ?? '3000';
 const server = spawn(process.execPath, ['scripts/serve.mjs'], { stdio: 'inherit', env: { ...env, NODE_ENV: 'production', PORT: port } });
