@@ -1,5 +1,7 @@
 import { createWorkspaceStore } from '@scalar/workspace-store/client';
 import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../errors';
+import { ERROR_STATUS } from '../schemas/error-keys';
 import { openApiDocument } from './document';
 
 interface Operation {
@@ -76,6 +78,13 @@ describe('openApiDocument', () => {
       'POST /admin/v1/setup',
     ]);
   });
+  it('lists every error key of lib/errors.ts in the error body, each with the status it comes with', () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> } })
+      .components.schemas;
+    expect(schemas.Error.properties.key.enum).toEqual(Object.keys(ERROR_STATUS));
+    expect(new ApiError('upload_in_progress', 'x').status).toBe(ERROR_STATUS.upload_in_progress);
+  });
+
   it('shows no negative or unsafe number as an example', () => {
     const bad: string[] = [];
     const walk = (v: unknown, at: string): void => {

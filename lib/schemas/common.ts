@@ -1,5 +1,6 @@
 // Building blocks shared by the payload schemas. Lengths count Unicode code points (docs/api.md, Input).
 import { z } from 'zod';
+import { ERROR_KEYS } from './error-keys';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 // PostgreSQL cannot store NUL in text or jsonb, and an unpaired UTF-16 surrogate is no character
@@ -96,7 +97,9 @@ export const meta = built((limits: MetaLimits = DEFAULT_META_LIMITS) =>
 export const ErrorSchema = z
   .object({
     code: z.number().int().min(400).max(599).meta({ description: 'The HTTP status', example: 422 }),
-    key: z.string().meta({ example: 'validation' }),
+    key: z
+      .enum(ERROR_KEYS)
+      .meta({ description: 'A stable machine word: each key always comes with the same status', example: 'validation' }),
     message: z.string().meta({ example: 'sha256 must be 64 hexadecimal characters' }),
     fields: z
       .record(z.string(), z.string())

@@ -1,0 +1,35 @@
+// Every error key of the API and its HTTP status (docs/api.md, Errors): the table lib/errors.ts
+// answers by, and the enum of ErrorSchema.key, so the OpenAPI document lists every key.
+export const ERROR_STATUS = {
+  bad_request: 400,
+  bad_json: 400,
+  bad_base64: 400,
+  bad_range: 400,
+  unauthorized: 401,
+  token_expired: 401,
+  forbidden: 403,
+  enrollment_disabled: 403,
+  upload_url_expired: 403,
+  link_expired: 403,
+  not_found: 404,
+  unknown_version: 404,
+  method_not_allowed: 405,
+  upload_idle: 408,
+  conflict: 409,
+  offset_mismatch: 409,
+  not_stored: 409,
+  upload_in_progress: 409,
+  too_large: 413,
+  range_not_satisfiable: 416,
+  unsupported_media_type: 415,
+  validation: 422,
+  checksum_mismatch: 422,
+  size_mismatch: 422,
+  rate_limited: 429,
+  internal: 500,
+  not_ready: 503,
+  storage_unavailable: 503,
+  insufficient_storage: 507,
+} as const;
+
+export const ERROR_KEYS = Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]];
