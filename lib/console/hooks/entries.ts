@@ -1,6 +1,8 @@
 'use client';
 // A workspace's entries: /silo/v1/entries…, called in the workspace (X-Silo-Owner) and
 // environment (X-Silo-Sandbox) being browsed.
+import type { z } from 'zod';
+import type { entryInput, entryUpdate } from '../../schemas/entries';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import type { Entry, Folder, Page } from '../../schemas/records';
@@ -46,12 +48,8 @@ export const useFolders = (owner: string, sandbox: boolean) =>
 /** The entry with its files (`attachments`) and each file's earlier versions. */
 export const useEntry = (id: string) => useQuery({ queryKey: entryKeys.one(id), queryFn: () => api<Entry>(`${BASE}/${id}`) });
 
-export interface NewEntry {
-  name: string;
-  folder: string;
-  key?: string;
-  meta: Record<string, string>;
-}
+/** POST /silo/v1/entries's body, as its schema reads it (the one source: lib/schemas/entries.ts). */
+export type NewEntry = z.input<ReturnType<typeof entryInput>>;
 
 export const useCreateEntry = (owner: string, sandbox: boolean, after?: After<Entry, NewEntry>) =>
   useApiMutation(
@@ -68,7 +66,8 @@ export const useDeleteEntry = (owner: string, entryId: string, after?: After<voi
     after,
   );
 
-export type EntryChanges = Partial<Omit<NewEntry, 'key'>> & { key?: string | null };
+/** PATCH's body, as its schema reads it. */
+export type EntryChanges = z.input<ReturnType<typeof entryUpdate>>;
 
 /** PATCH: name, folder, key (null removes it), meta. */
 export const useUpdateEntry = (owner: string, entryId: string, after?: After<Entry, EntryChanges>) =>

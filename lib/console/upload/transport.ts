@@ -1,21 +1,13 @@
 // What the upload queue asks of the network: the seam where tests put a fake in its place.
+import type { z } from 'zod';
+import type { fileInput } from '../../schemas/files';
 import { api } from '../api';
 import type { FileRecord } from '../../schemas/records';
 import { hashFile } from './hash-file';
 import { sendBytes, uploadOffset, type SendOptions } from './send-bytes';
 
 /** The request that creates a placeholder (POST) or renews its url (PUT with the same fields). */
-export interface PlaceholderRequest {
-  name: string;
-  mime: string;
-  sha256?: string;
-  size: number;
-  category: 'format' | 'attachment';
-  key?: string;
-  desc: string;
-  private: boolean;
-  embeddable: boolean;
-}
+export type PlaceholderRequest = Omit<z.input<ReturnType<typeof fileInput>>, 'data' | 'meta'> & { size: number; mime: string };
 
 export interface UploadTransport {
   hash(file: File, onProgress: (done: number) => void, signal: AbortSignal): Promise<string>;
