@@ -23,7 +23,7 @@ test('a member sees only its workspaces; another workspace’s entry is not foun
   const form = page.getByRole('dialog', { name: 'New user' });
   const member = { email: `member-${Date.now()}@example.com`, password: 'member password 1' };
   await form.getByLabel('Email').fill(member.email);
-  await form.getByLabel('Name').fill('Mia Member');
+  await form.getByLabel('Name', { exact: true }).fill('Mia Member');
   await form.getByLabel('Password').fill(member.password);
   await form.getByLabel('Member Co').check();
   await form.getByRole('button', { name: 'Save' }).click();
