@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { currentRequestId } from '../log';
+import { canonicalJson, type Json } from './canonical-json';
 import type { EventActor, EventType } from './catalogue';
 
 /** A value, or an SQL expression of the statement the record is appended in (a RETURNING's column). */
@@ -21,7 +22,7 @@ export type NewEvent = EventChain & {
   entryId?: Valued<string | null>;
   fileId?: Valued<string | null>;
   version?: Valued<number | null>;
-  /** what a reader needs without another call (catalogue.ts); integers only among its numbers */
+  /** what a reader needs without another call (catalogue.ts), or SQL giving its canonical JSON text */
   data?: Valued<Record<string, unknown>>;
   /** the request that made the change: by default the one this code runs for */
   requestId?: string | null;
@@ -31,11 +32,15 @@ const isSql = (v: unknown): v is Prisma.Sql => v instanceof Prisma.Sql;
 const value = <T>(v: Valued<T> | undefined, cast: string): Prisma.Sql =>
   isSql(v) ? Prisma.sql`(${v})${Prisma.raw(cast)}` : Prisma.sql`${v ?? null}${Prisma.raw(cast)}`;
 
-/** The call that appends `e`, to place in a statement of the change itself (a CTE or a RETURNING). */
+/**
+ * The call that appends `e`, to place in a statement of the change itself (a CTE or a RETURNING).
+ * Actor and data go as their RFC 8785 text, written here (canonical-json.ts): the database splices
+ * them into the record's text and hashes it, with no JSON work of its own.
+ */
 export function appendEventSql(e: NewEvent): Prisma.Sql {
-  const data = isSql(e.data) ? Prisma.sql`(${e.data})::jsonb` : Prisma.sql`${JSON.stringify(e.data ?? {})}::jsonb`;
+  const data = isSql(e.data) ? Prisma.sql`(${e.data})::text` : Prisma.sql`${canonicalJson((e.data ?? {}) as Json)}::text`;
   return Prisma.sql`"silo_append_event"(${randomUUID()}::uuid, ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean, ${e.type}::text,
-    ${JSON.stringify(e.actor)}::jsonb, ${value(e.entryId, '::uuid')}, ${value(e.fileId, '::uuid')}, ${value(e.version, '::int')}, ${data},
+    ${canonicalJson(e.actor as unknown as Json)}::text, ${value(e.entryId, '::uuid')}, ${value(e.fileId, '::uuid')}, ${value(e.version, '::int')}, ${data},
     ${e.requestId ?? currentRequestId() ?? null}::text)`;
 }
 
@@ -45,7 +50,12 @@ export async function appendEvent(tx: Tx, e: NewEvent): Promise<number> {
   return Number(row.seq);
 }
 
-/** A file row's description in its events, as a jsonb expression over the row's own columns. */
-export const FILE_EVENT_DATA = Prisma.raw(
-  `jsonb_build_object('name', name, 'category', category, 'key', key, 'mime', mime, 'size', size, 'sha256', hash)`,
-);
+/**
+ * A file row's description in its events ({category, from?, key, mime, name, placeholder?, sha256,
+ * size}), as the canonical JSON text the database writes from the row's own columns
+ * (silo_file_event_data, migration event_log).
+ */
+export function fileEventData(extra: { placeholder?: boolean; from?: { id: string; version: number } } = {}): Prisma.Sql {
+  const from = extra.from ? canonicalJson(extra.from) : null;
+  return Prisma.sql`"silo_file_event_data"(name, category, key, mime, size, hash, ${extra.placeholder ?? null}::boolean, ${from}::text)`;
+}

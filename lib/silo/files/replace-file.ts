@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client';
 import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
-import { appendEventSql, type EventChain, FILE_EVENT_DATA } from '../../events/append-event';
+import { appendEventSql, type EventChain, fileEventData } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { hashLock } from './blobs';
 
@@ -35,9 +35,7 @@ function versionEventSql(e: VersionEvent): Prisma.Sql {
     entryId: Prisma.raw('entry_id'),
     fileId: Prisma.raw('id'),
     version: Prisma.raw('version'),
-    data: e.restoredFrom
-      ? Prisma.sql`${FILE_EVENT_DATA} || jsonb_build_object('from', ${JSON.stringify(e.restoredFrom)}::jsonb)`
-      : FILE_EVENT_DATA,
+    data: fileEventData({ from: e.restoredFrom }),
   });
 }
 
@@ -49,7 +47,7 @@ function createdEventSql(e: VersionEvent, placeholder: boolean): Prisma.Sql {
     actor: eventActorFor(e.actor),
     entryId: Prisma.raw('entry_id'),
     fileId: Prisma.raw('id'),
-    data: Prisma.sql`${FILE_EVENT_DATA} || jsonb_build_object('placeholder', ${placeholder}::boolean)`,
+    data: fileEventData({ placeholder }),
   });
 }
 

@@ -55,80 +55,41 @@ ALTER TABLE "events" ADD CONSTRAINT "events_owner_id_fkey" FOREIGN KEY ("owner_i
 -- AddForeignKey
 ALTER TABLE "chain_heads" ADD CONSTRAINT "chain_heads_owner_id_fkey" FOREIGN KEY ("owner_id") REFERENCES "owners"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- RFC 8785 (JSON Canonicalization Scheme) of a jsonb value: the text an event's hash is taken of,
--- the same as lib/events/canonical-json.ts writes (canonical-json.test.ts compares them). Keys in
--- UTF-16 code-unit order: byte order ("C") equals it unless a key holds a character past U+FFFF,
--- and then every key of that object is sorted by its UTF-16 code units spelled in hex. Strings are
--- escaped by to_json as ECMAScript escapes them. Numbers must be integers (ECMAScript and
--- PostgreSQL write those alike): anything else is refused rather than hashed wrongly.
-CREATE FUNCTION "silo_utf16_key"(s TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE STRICT AS $$
-  SELECT coalesce(string_agg(
-    CASE WHEN ascii(c) < 65536 THEN lpad(to_hex(ascii(c)), 4, '0')
-      ELSE lpad(to_hex(55296 + ((ascii(c) - 65536) >> 10)), 4, '0') || lpad(to_hex(56320 + ((ascii(c) - 65536) & 1023)), 4, '0') END,
-    '' ORDER BY n), '')
-  FROM regexp_split_to_table(s, '') WITH ORDINALITY AS t(c, n)
+-- A record's hash is the SHA-256 of its RFC 8785 (JSON Canonicalization Scheme) text. The text is
+-- spliced here from parts already canonical: the record's own fields in their sorted order, the
+-- actor and (for records whose data the application builds) the data as lib/events/canonical-json.ts
+-- writes them, and a file's data by silo_file_event_data below. Strings are escaped by to_json,
+-- which escapes exactly what ECMAScript's JSON.stringify does (quote, backslash, control
+-- characters as \b \f \n \r \t or \u00xx); integers are written alike by both. No loop, no
+-- sort: the cost of a record is one concatenation and one sha256 (event-log.test.ts holds the
+-- text to canonical-json.ts, and verify recomputes it from the record as the API shows it).
+CREATE FUNCTION "silo_json_text"(s TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(to_json(s)::text, 'null')
 $$;
 
-CREATE FUNCTION "silo_jcs"(v JSONB) RETURNS TEXT LANGUAGE plpgsql IMMUTABLE STRICT AS $$
-DECLARE
-  out TEXT;
-  sep TEXT := '';
-  k TEXT;
-  e JSONB;
-  wide BOOLEAN;
-BEGIN
-  CASE jsonb_typeof(v)
-  WHEN 'object' THEN
-    out := '{';
-    -- A character past U+FFFF anywhere in the text: then sort this object's keys by code units.
-    wide := v::text ~ '[\U00010000-\U0010FFFF]';
-    -- Strings and literals are written in this loop; only objects, arrays and numbers take a call.
-    FOR k, e IN SELECT o.key, o.value FROM jsonb_each(v) AS o ORDER BY CASE WHEN wide THEN "silo_utf16_key"(o.key) ELSE o.key END COLLATE "C" LOOP
-      out := out || sep || to_json(k)::text || ':' || CASE jsonb_typeof(e)
-        WHEN 'string' THEN to_json(e #>> '{}')::text
-        WHEN 'boolean' THEN e::text
-        WHEN 'null' THEN 'null'
-        ELSE "silo_jcs"(e) END;
-      sep := ',';
-    END LOOP;
-    RETURN out || '}';
-  WHEN 'array' THEN
-    out := '[';
-    FOR e IN SELECT a.value FROM jsonb_array_elements(v) WITH ORDINALITY AS a(value, n) ORDER BY a.n LOOP
-      out := out || sep || CASE jsonb_typeof(e)
-        WHEN 'string' THEN to_json(e #>> '{}')::text
-        WHEN 'boolean' THEN e::text
-        WHEN 'null' THEN 'null'
-        ELSE "silo_jcs"(e) END;
-      sep := ',';
-    END LOOP;
-    RETURN out || ']';
-  WHEN 'string' THEN
-    RETURN to_json(v #>> '{}')::text;
-  WHEN 'number' THEN
-    IF v::text !~ '^-?(0|[1-9][0-9]{0,14})$' THEN
-      RAISE EXCEPTION 'an event holds only integers up to 15 digits, not %', v::text;
-    END IF;
-    RETURN v::text;
-  ELSE
-    RETURN v::text; -- true, false, null
-  END CASE;
-END
+-- A version's data: {category, from?, key, mime, name, placeholder?, sha256, size}, keys in order.
+CREATE FUNCTION "silo_file_event_data"(
+  p_name TEXT, p_category TEXT, p_key TEXT, p_mime TEXT, p_size BIGINT, p_hash TEXT, p_placeholder BOOLEAN, p_from TEXT
+) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $$
+  SELECT '{"category":' || "silo_json_text"(p_category) || coalesce(',"from":' || p_from, '')
+    || ',"key":' || "silo_json_text"(p_key) || ',"mime":' || "silo_json_text"(p_mime) || ',"name":' || "silo_json_text"(p_name)
+    || coalesce(',"placeholder":' || p_placeholder::text, '') || ',"sha256":' || "silo_json_text"(p_hash)
+    || ',"size":' || p_size::text || '}'
 $$;
 
 -- Appends one record to the chain of (owner, sandbox) — or, with p_owner NULL, of the entry
--- p_entry's workspace and environment — in the caller's statement and transaction:
--- locks the chain's head row (only this chain's writers wait), takes the next seq and the previous
--- hash, hashes the record as GET /silo/v1/events shows it, and moves the head. Call it after the
--- change's own row locks (lib/events/append-event.ts): the head is the last lock a change takes.
+-- p_entry's workspace and environment — in the caller's statement and transaction: locks the
+-- chain's head row (only this chain's writers wait), takes the next seq and the previous hash,
+-- hashes the record as GET /silo/v1/events shows it, and moves the head. p_actor and p_data are
+-- canonical JSON text. Call it after the change's own row locks (lib/events/append-event.ts):
+-- the head is the last lock a change takes.
 CREATE FUNCTION "silo_append_event"(
-  p_id UUID, p_owner UUID, p_sandbox BOOLEAN, p_type TEXT, p_actor JSONB, p_entry UUID, p_file UUID,
-  p_version INTEGER, p_data JSONB, p_request_id TEXT
+  p_id UUID, p_owner UUID, p_sandbox BOOLEAN, p_type TEXT, p_actor TEXT, p_entry UUID, p_file UUID,
+  p_version INTEGER, p_data TEXT, p_request_id TEXT
 ) RETURNS BIGINT LANGUAGE plpgsql AS $$
 DECLARE
   head RECORD;
   at_ms TIMESTAMPTZ := date_trunc('milliseconds', clock_timestamp());
-  rec JSONB;
   digest TEXT;
 BEGIN
   IF p_owner IS NULL THEN
@@ -141,14 +102,17 @@ BEGIN
     VALUES (p_owner, p_sandbox, 1, repeat('0', 64), at_ms)
     ON CONFLICT ("owner_id", "sandbox") DO UPDATE SET "seq" = "chain_heads"."seq" + 1
     RETURNING "seq", "hash" INTO head;
-  rec := jsonb_build_object(
-    'id', p_id, 'seq', head.seq, 'at', to_char(at_ms AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'type', p_type, 'sandbox', p_sandbox, 'actor', p_actor, 'entry_id', p_entry, 'file_id', p_file,
-    'version', p_version, 'data', coalesce(p_data, '{}'::jsonb), 'request_id', p_request_id, 'prev_hash', head.hash);
-  digest := encode(sha256(convert_to("silo_jcs"(rec), 'UTF8')), 'hex');
+  -- The record's keys in RFC 8785 order: actor, at, data, entry_id, file_id, id, prev_hash,
+  -- request_id, sandbox, seq, type, version.
+  digest := encode(sha256(convert_to(
+    '{"actor":' || p_actor || ',"at":"' || to_char(at_ms AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","data":' || p_data
+    || ',"entry_id":' || "silo_json_text"(p_entry::text) || ',"file_id":' || "silo_json_text"(p_file::text) || ',"id":"' || p_id::text
+    || '","prev_hash":"' || head.hash || '","request_id":' || "silo_json_text"(p_request_id) || ',"sandbox":' || p_sandbox::text
+    || ',"seq":' || head.seq::text || ',"type":' || "silo_json_text"(p_type) || ',"version":' || coalesce(p_version::text, 'null') || '}',
+    'UTF8')), 'hex');
   INSERT INTO "events" ("id", "owner_id", "sandbox", "seq", "at", "type", "actor", "entry_id", "file_id", "version", "data",
       "request_id", "prev_hash", "hash")
-    VALUES (p_id, p_owner, p_sandbox, head.seq, at_ms, p_type, p_actor, p_entry, p_file, p_version, coalesce(p_data, '{}'::jsonb),
+    VALUES (p_id, p_owner, p_sandbox, head.seq, at_ms, p_type, p_actor::jsonb, p_entry, p_file, p_version, p_data::jsonb,
       p_request_id, head.hash, digest);
   UPDATE "chain_heads" SET "hash" = digest, "at" = at_ms WHERE "owner_id" = p_owner AND "sandbox" = p_sandbox;
   RETURN head.seq;
