@@ -32,15 +32,28 @@ const isSql = (v: unknown): v is Prisma.Sql => v instanceof Prisma.Sql;
 const value = <T>(v: Valued<T> | undefined, cast: string): Prisma.Sql =>
   isSql(v) ? Prisma.sql`(${v})${Prisma.raw(cast)}` : Prisma.sql`${v ?? null}${Prisma.raw(cast)}`;
 
+/** One more record of the same change: another type, data and version, the same actor, entry, file and request. */
+export interface AlsoEvent {
+  type: EventType;
+  version?: Valued<number | null>;
+  data?: Valued<Record<string, unknown>>;
+}
+
+const dataText = (data: NewEvent['data']): Prisma.Sql =>
+  isSql(data) ? Prisma.sql`(${data})::text` : Prisma.sql`${canonicalJson((data ?? {}) as Json)}::text`;
+
 /**
- * The call that appends `e`, to place in a statement of the change itself (a CTE or a RETURNING).
- * Actor and data go as their RFC 8785 text, written here (canonical-json.ts): the database splices
- * them into the record's text and hashes it, with no JSON work of its own.
+ * The call that appends `e` (and `also`, right after it), to place in a statement of the change
+ * itself (a CTE or a RETURNING). Actor and data go as their RFC 8785 text, written here
+ * (canonical-json.ts): the database splices them into each record's text and hashes it, with no
+ * JSON work of its own, and moves the chain's head once however many records a change writes.
  */
-export function appendEventSql(e: NewEvent): Prisma.Sql {
-  const data = isSql(e.data) ? Prisma.sql`(${e.data})::text` : Prisma.sql`${canonicalJson((e.data ?? {}) as Json)}::text`;
-  return Prisma.sql`"silo_append_event"(${randomUUID()}::uuid, ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean, ${e.type}::text,
-    ${canonicalJson(e.actor as unknown as Json)}::text, ${value(e.entryId, '::uuid')}, ${value(e.fileId, '::uuid')}, ${value(e.version, '::int')}, ${data},
+export function appendEventSql(e: NewEvent, ...also: AlsoEvent[]): Prisma.Sql {
+  const all: AlsoEvent[] = [e, ...also];
+  const list = (f: (a: AlsoEvent) => Prisma.Sql) => Prisma.join(all.map(f));
+  return Prisma.sql`"silo_append_events"(ARRAY[${list(() => Prisma.sql`${randomUUID()}::uuid`)}], ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean,
+    ARRAY[${list((a) => Prisma.sql`${a.type}::text`)}], ${canonicalJson(e.actor as unknown as Json)}::text, ${value(e.entryId, '::uuid')},
+    ${value(e.fileId, '::uuid')}, ARRAY[${list((a) => value(a.version, '::int'))}], ARRAY[${list((a) => dataText(a.data))}],
     ${e.requestId ?? currentRequestId() ?? null}::text)`;
 }
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client';
 import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
-import { appendEventSql, type EventChain, fileEventData } from '../../events/append-event';
+import { type AlsoEvent, appendEventSql, type EventChain, fileEventData } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { hashLock } from './blobs';
 
@@ -26,30 +26,26 @@ export interface VersionEvent {
 
 const chainOf = (e: VersionEvent): EventChain => e.chain ?? { ownerId: null };
 
-/** The event of a version made current, as an expression of the files row its statement returns. */
-function versionEventSql(e: VersionEvent): Prisma.Sql {
-  return appendEventSql({
-    ...chainOf(e),
-    type: e.restoredFrom ? 'file.restored' : 'file.stored',
-    actor: eventActorFor(e.actor),
-    entryId: Prisma.raw('entry_id'),
-    fileId: Prisma.raw('id'),
-    version: Prisma.raw('version'),
-    data: fileEventData({ from: e.restoredFrom }),
-  });
-}
+/** The records of a version: a row of files that its statement returns names the entry, file and version. */
+const ofRow = (e: VersionEvent) => ({
+  ...chainOf(e),
+  actor: eventActorFor(e.actor),
+  entryId: Prisma.raw('entry_id'),
+  fileId: Prisma.raw('id'),
+});
 
-/** The file.created event of a version or placeholder, as an expression of the files row its statement returns. */
-function createdEventSql(e: VersionEvent, placeholder: boolean): Prisma.Sql {
-  return appendEventSql({
-    ...chainOf(e),
-    type: 'file.created',
-    actor: eventActorFor(e.actor),
-    entryId: Prisma.raw('entry_id'),
-    fileId: Prisma.raw('id'),
-    data: fileEventData({ placeholder }),
-  });
-}
+/** file.stored (or file.restored) of a version made current. */
+const madeCurrent = (e: VersionEvent): AlsoEvent => ({
+  type: e.restoredFrom ? 'file.restored' : 'file.stored',
+  version: Prisma.raw('version'),
+  data: fileEventData({ from: e.restoredFrom }),
+});
+
+/** file.created of a version or a placeholder. */
+const created = (placeholder: boolean): AlsoEvent => ({ type: 'file.created', data: fileEventData({ placeholder }) });
+
+/** The records of a version made current, as an expression of the files row its statement returns. */
+const versionEventSql = (e: VersionEvent) => appendEventSql({ ...ofRow(e), ...madeCurrent(e) });
 
 /**
  * Marks a placeholder stored and makes it the current version of its slot, in the caller's
@@ -107,8 +103,7 @@ export async function insertCurrent(
   const rows = await tx.$queryRaw<
     (Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'> & {
       slotRev: string;
-      createdSeq: bigint;
-      storedSeq: bigint;
+      eventSeq: bigint;
     })[]
   >`
     WITH ${blob} slot AS (
@@ -122,9 +117,8 @@ export async function insertCurrent(
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, slot.seq, ${f.urlNonce}, now(),
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
     FROM slot
-    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${createdEventSql(event, false)} AS "createdSeq",
-      ${versionEventSql(event)} AS "storedSeq"`;
-  const { createdSeq: _c, storedSeq: _s, ...made } = rows[0];
+    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${appendEventSql({ ...ofRow(event), ...created(false) }, madeCurrent(event))} AS "eventSeq"`;
+  const { eventSeq: _, ...made } = rows[0];
   // What the statement made or normalised comes back (jsonb keeps its own key order); the rest is what was sent.
   return {
     ...made,
@@ -169,8 +163,8 @@ export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpir
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, ${f.urlNonce}, ${f.uploadExpiresAt},
       ${jsonOrNull(f.createdBy)}::jsonb
     FROM slot
-    RETURNING ${FILE_COLUMNS}, ${createdEventSql(event, true)} AS created`;
-  const { created: _, ...file } = rows[0] as File & { created: unknown };
+    RETURNING ${FILE_COLUMNS}, ${appendEventSql({ ...ofRow(event), ...created(true) })} AS "eventSeq"`;
+  const { eventSeq: _, ...file } = rows[0] as File & { eventSeq: unknown };
   return file;
 }
 

@@ -77,20 +77,28 @@ CREATE FUNCTION "silo_file_event_data"(
     || ',"size":' || p_size::text || '}'
 $$;
 
--- Appends one record to the chain of (owner, sandbox) — or, with p_owner NULL, of the entry
+-- Appends records to the chain of (owner, sandbox) — or, with p_owner NULL, of the entry
 -- p_entry's workspace and environment — in the caller's statement and transaction: locks the
--- chain's head row (only this chain's writers wait), takes the next seq and the previous hash,
--- hashes the record as GET /silo/v1/events shows it, and moves the head. p_actor and p_data are
--- canonical JSON text. Call it after the change's own row locks (lib/events/append-event.ts):
--- the head is the last lock a change takes.
-CREATE FUNCTION "silo_append_event"(
-  p_id UUID, p_owner UUID, p_sandbox BOOLEAN, p_type TEXT, p_actor TEXT, p_entry UUID, p_file UUID,
-  p_version INTEGER, p_data TEXT, p_request_id TEXT
+-- chain's head row (only this chain's writers wait), takes the next seqs and the previous hash,
+-- hashes each record as GET /silo/v1/events shows it, inserts them and moves the head once.
+-- One record per element of p_ids, p_types, p_versions and p_datas; they share the actor, entry,
+-- file and request. p_actor and p_datas are canonical JSON text. Call it after the change's own
+-- row locks (lib/events/append-event.ts): the head is the last lock a change takes. Answers the
+-- last record's seq.
+CREATE FUNCTION "silo_append_events"(
+  p_ids UUID[], p_owner UUID, p_sandbox BOOLEAN, p_types TEXT[], p_actor TEXT, p_entry UUID, p_file UUID,
+  p_versions INTEGER[], p_datas TEXT[], p_request_id TEXT
 ) RETURNS BIGINT LANGUAGE plpgsql AS $$
 DECLARE
+  n INTEGER := cardinality(p_ids);
   head RECORD;
   at_ms TIMESTAMPTZ := date_trunc('milliseconds', clock_timestamp());
-  digest TEXT;
+  at_text TEXT := to_char(at_ms AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  seqs BIGINT[] := '{}';
+  prevs TEXT[] := '{}';
+  digests TEXT[] := '{}';
+  prev TEXT;
+  i INTEGER;
 BEGIN
   IF p_owner IS NULL THEN
     SELECT "owner_id", "sandbox" INTO p_owner, p_sandbox FROM "entries" WHERE "id" = p_entry;
@@ -99,22 +107,29 @@ BEGIN
     END IF;
   END IF;
   INSERT INTO "chain_heads" ("owner_id", "sandbox", "seq", "hash", "at")
-    VALUES (p_owner, p_sandbox, 1, repeat('0', 64), at_ms)
-    ON CONFLICT ("owner_id", "sandbox") DO UPDATE SET "seq" = "chain_heads"."seq" + 1
+    VALUES (p_owner, p_sandbox, n, repeat('0', 64), at_ms)
+    ON CONFLICT ("owner_id", "sandbox") DO UPDATE SET "seq" = "chain_heads"."seq" + n
     RETURNING "seq", "hash" INTO head;
-  -- The record's keys in RFC 8785 order: actor, at, data, entry_id, file_id, id, prev_hash,
-  -- request_id, sandbox, seq, type, version.
-  digest := encode(sha256(convert_to(
-    '{"actor":' || p_actor || ',"at":"' || to_char(at_ms AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","data":' || p_data
-    || ',"entry_id":' || "silo_json_text"(p_entry::text) || ',"file_id":' || "silo_json_text"(p_file::text) || ',"id":"' || p_id::text
-    || '","prev_hash":"' || head.hash || '","request_id":' || "silo_json_text"(p_request_id) || ',"sandbox":' || p_sandbox::text
-    || ',"seq":' || head.seq::text || ',"type":' || "silo_json_text"(p_type) || ',"version":' || coalesce(p_version::text, 'null') || '}',
-    'UTF8')), 'hex');
+  prev := head.hash;
+  FOR i IN 1 .. n LOOP
+    seqs := seqs || (head.seq - n + i);
+    prevs := prevs || prev;
+    -- The record's keys in RFC 8785 order: actor, at, data, entry_id, file_id, id, prev_hash,
+    -- request_id, sandbox, seq, type, version.
+    prev := encode(sha256(convert_to(
+      '{"actor":' || p_actor || ',"at":"' || at_text || '","data":' || p_datas[i]
+      || ',"entry_id":' || "silo_json_text"(p_entry::text) || ',"file_id":' || "silo_json_text"(p_file::text) || ',"id":"' || p_ids[i]::text
+      || '","prev_hash":"' || prevs[i] || '","request_id":' || "silo_json_text"(p_request_id) || ',"sandbox":' || p_sandbox::text
+      || ',"seq":' || seqs[i]::text || ',"type":' || "silo_json_text"(p_types[i]) || ',"version":' || coalesce(p_versions[i]::text, 'null') || '}',
+      'UTF8')), 'hex');
+    digests := digests || prev;
+  END LOOP;
   INSERT INTO "events" ("id", "owner_id", "sandbox", "seq", "at", "type", "actor", "entry_id", "file_id", "version", "data",
       "request_id", "prev_hash", "hash")
-    VALUES (p_id, p_owner, p_sandbox, head.seq, at_ms, p_type, p_actor::jsonb, p_entry, p_file, p_version, p_data::jsonb,
-      p_request_id, head.hash, digest);
-  UPDATE "chain_heads" SET "hash" = digest, "at" = at_ms WHERE "owner_id" = p_owner AND "sandbox" = p_sandbox;
+    SELECT r.id, p_owner, p_sandbox, r.seq, at_ms, r.type, p_actor::jsonb, p_entry, p_file, r.version, r.data::jsonb,
+      p_request_id, r.prev, r.digest
+    FROM unnest(p_ids, seqs, p_types, p_versions, p_datas, prevs, digests) AS r(id, seq, type, version, data, prev, digest);
+  UPDATE "chain_heads" SET "hash" = prev, "at" = at_ms WHERE "owner_id" = p_owner AND "sandbox" = p_sandbox;
   RETURN head.seq;
 END
 $$;
