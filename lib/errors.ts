@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { ERROR_STATUS } from './schemas/error-keys';
 import type { ErrorSchema } from './schemas/common';
 
-
 export type ErrorKey = keyof typeof ERROR_STATUS;
 
 export type ErrorBody = z.infer<typeof ErrorSchema>;

@@ -9,7 +9,18 @@ const ROOT = path.resolve(__dirname, '..');
 
 /** Lowest first. A module's layer is the first prefix that matches its path. */
 const LAYERS: [layer: string, prefixes: string[]][] = [
-  ['base', ['lib/schemas/', 'lib/address-list.ts', 'lib/must.ts', 'lib/coalesced.ts', 'lib/sized-lru.ts', 'lib/secret-file.ts', 'lib/kept-setup-token.ts']],
+  [
+    'base',
+    [
+      'lib/schemas/',
+      'lib/address-list.ts',
+      'lib/must.ts',
+      'lib/coalesced.ts',
+      'lib/sized-lru.ts',
+      'lib/secret-file.ts',
+      'lib/kept-setup-token.ts',
+    ],
+  ],
   ['config', ['lib/config.ts']],
   ['log and errors', ['lib/log.ts', 'lib/errors.ts']],
   ['db and storage', ['lib/db/', 'lib/storage/']],

@@ -44,7 +44,11 @@ function checkChain(records: EventRecord[]) {
     expect(r.seq).toBe(i + 1);
     expect(r.prev_hash).toBe(prev);
     const { hash, ...rest } = r;
-    expect(createHash('sha256').update(canonicalJson(rest as unknown as Json)).digest('hex')).toBe(hash);
+    expect(
+      createHash('sha256')
+        .update(canonicalJson(rest as unknown as Json))
+        .digest('hex'),
+    ).toBe(hash);
     prev = hash;
   });
 }
@@ -53,8 +57,20 @@ test('every change writes one record in order, chained and verifiable by any cli
   const owner = await newOwner('Audited');
   const key = owner.liveKey;
   const entry = await createEntry(request, key, { name: 'Invoice 1', folder: 'sales/2026', key: 'INV-1', meta: { customer: 'ÄCME 😀' } });
-  const v1 = await inlineFile(request, key, entry.id, { name: 'inv.xml', category: 'format', key: 'xml', mime: 'application/xml', data: b64('<Invoice/>') });
-  const v2 = await inlineFile(request, key, entry.id, { name: 'inv.xml', category: 'format', key: 'xml', mime: 'application/xml', data: b64('<Invoice>2</Invoice>') });
+  const v1 = await inlineFile(request, key, entry.id, {
+    name: 'inv.xml',
+    category: 'format',
+    key: 'xml',
+    mime: 'application/xml',
+    data: b64('<Invoice/>'),
+  });
+  const v2 = await inlineFile(request, key, entry.id, {
+    name: 'inv.xml',
+    category: 'format',
+    key: 'xml',
+    mime: 'application/xml',
+    data: b64('<Invoice>2</Invoice>'),
+  });
   const placeholder = await request.post(`/silo/v1/entries/${entry.id}/files`, {
     headers: bearer(key),
     data: { name: 'scan.pdf', mime: 'application/pdf', sha256: sha256('%PDF-1.7'), size: 8 },
@@ -62,16 +78,26 @@ test('every change writes one record in order, chained and verifiable by any cli
   expect(placeholder.status()).toBe(201);
   const p = await placeholder.json();
   expect((await request.put(p.url, { data: Buffer.from('%PDF-1.7'), headers: { 'Content-Type': 'application/pdf' } })).status()).toBe(200);
-  expect((await request.patch(`/silo/v1/entries/${entry.id}`, { headers: bearer(key), data: { folder: 'sales/2026/11' } })).status()).toBe(200);
-  expect((await request.patch(`/silo/v1/entries/${entry.id}`, { headers: bearer(key), data: { folder: 'sales/2026/11' } })).status()).toBe(200); // no change
-  expect((await request.patch(`/silo/v1/entries/${entry.id}/files/${v2.id}`, { headers: bearer(key), data: { desc: 'corrected' } })).status()).toBe(200);
-  expect((await request.post(`/silo/v1/entries/${entry.id}/files/${v2.id}/links`, { headers: bearer(key), data: { expires_in: 60 } })).status()).toBe(201);
+  expect((await request.patch(`/silo/v1/entries/${entry.id}`, { headers: bearer(key), data: { folder: 'sales/2026/11' } })).status()).toBe(
+    200,
+  );
+  expect((await request.patch(`/silo/v1/entries/${entry.id}`, { headers: bearer(key), data: { folder: 'sales/2026/11' } })).status()).toBe(
+    200,
+  ); // no change
+  expect(
+    (await request.patch(`/silo/v1/entries/${entry.id}/files/${v2.id}`, { headers: bearer(key), data: { desc: 'corrected' } })).status(),
+  ).toBe(200);
+  expect(
+    (await request.post(`/silo/v1/entries/${entry.id}/files/${v2.id}/links`, { headers: bearer(key), data: { expires_in: 60 } })).status(),
+  ).toBe(201);
   expect((await request.delete(`/silo/v1/entries/${entry.id}/files/${v2.id}/links`, { headers: bearer(key) })).status()).toBe(204);
   expect((await request.post(`/silo/v1/entries/${entry.id}/files/${v1.id}/restore`, { headers: bearer(key) })).status()).toBe(201);
   expect((await request.delete(`/silo/v1/entries/${entry.id}/files/${v1.id}`, { headers: bearer(key) })).status()).toBe(204);
   expect((await admin.patch(`/admin/v1/owners/${owner.id}`, { data: { name: 'Audited GmbH' } })).status()).toBe(200);
   const requestId = 'req-delete-entry-1';
-  expect((await request.delete(`/silo/v1/entries/${entry.id}`, { headers: { ...bearer(key), 'X-Request-Id': requestId } })).status()).toBe(204);
+  expect((await request.delete(`/silo/v1/entries/${entry.id}`, { headers: { ...bearer(key), 'X-Request-Id': requestId } })).status()).toBe(
+    204,
+  );
 
   const records = await allEvents(request, key);
   expect(records.map((r) => r.type)).toEqual([
@@ -94,13 +120,24 @@ test('every change writes one record in order, chained and verifiable by any cli
   ]);
   checkChain(records);
   const by = (type: string) => records.filter((r) => r.type === type);
-  expect(by('entry.created')[0]).toMatchObject({ entry_id: entry.id, actor: { type: 'owner_key' }, data: { key: 'INV-1', meta: { customer: 'ÄCME 😀' } } });
-  expect(by('file.stored')[1]).toMatchObject({ file_id: v2.id, version: 2, data: { name: 'inv.xml', sha256: sha256('<Invoice>2</Invoice>'), size: 20 } });
+  expect(by('entry.created')[0]).toMatchObject({
+    entry_id: entry.id,
+    actor: { type: 'owner_key' },
+    data: { key: 'INV-1', meta: { customer: 'ÄCME 😀' } },
+  });
+  expect(by('file.stored')[1]).toMatchObject({
+    file_id: v2.id,
+    version: 2,
+    data: { name: 'inv.xml', sha256: sha256('<Invoice>2</Invoice>'), size: 20 },
+  });
   expect(by('file.created')[2]).toMatchObject({ file_id: p.id, data: { placeholder: true, size: 8 } });
   expect(by('entry.updated')[0].data).toEqual({ before: { folder: 'sales/2026' }, after: { folder: 'sales/2026/11' } });
   expect(by('file.updated')[0].data).toEqual({ before: { desc: '' }, after: { desc: 'corrected' } });
   expect(by('file.restored')[0]).toMatchObject({ version: 3, data: { from: { id: v1.id, version: 1 } } });
-  expect(by('workspace.renamed')[0]).toMatchObject({ actor: { type: 'admin_key' }, data: { before: { name: 'Audited' }, after: { name: 'Audited GmbH' } } });
+  expect(by('workspace.renamed')[0]).toMatchObject({
+    actor: { type: 'admin_key' },
+    data: { before: { name: 'Audited' }, after: { name: 'Audited GmbH' } },
+  });
   const deleted = by('entry.deleted')[0];
   expect(deleted).toMatchObject({ request_id: requestId, data: { key: 'INV-1' } });
   expect((deleted.data.files as unknown[]).length).toBe(3); // v2, the restored v3 and the placeholder's version
@@ -126,7 +163,9 @@ test('keys and enrollments are on the record, with who did it', async ({ request
   const enrolled = await admin.post('/admin/v1/enrollments', { data: { app_id: app.id, owner_id: owner.id } });
   expect(enrolled.status()).toBe(201);
   const enrollment = await enrolled.json();
-  const auth = await request.post('/access/v1/enrollment/authorize', { data: { client_id: app.client_id, client_secret: app.client_secret, owner_id: owner.id } });
+  const auth = await request.post('/access/v1/enrollment/authorize', {
+    data: { client_id: app.client_id, client_secret: app.client_secret, owner_id: owner.id },
+  });
   expect(auth.status(), await auth.text()).toBe(200);
   expect((await admin.patch(`/admin/v1/enrollments/${enrollment.id}`, { data: { disabled: true } })).status()).toBe(200);
   expect((await admin.patch(`/admin/v1/enrollments/${enrollment.id}`, { data: { disabled: true } })).status()).toBe(200); // no change
@@ -154,7 +193,12 @@ test('the audit key is public, and the list refuses what it cannot read', async 
   const key = await res.json();
   expect(key).toMatchObject({ alg: 'Ed25519', key_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
   const pub = createPublicKey(key.public_key);
-  expect(createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16)).toBe(key.key_id);
+  expect(
+    createHash('sha256')
+      .update(pub.export({ type: 'spki', format: 'der' }))
+      .digest('hex')
+      .slice(0, 16),
+  ).toBe(key.key_id);
   expect(verify(null, Buffer.from('x'), pub, Buffer.alloc(64))).toBe(false);
   await expectError(await anon.get('/silo/v1/events'), 401, 'unauthorized');
   const owner = await newOwner();
