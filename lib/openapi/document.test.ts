@@ -85,6 +85,14 @@ describe('openApiDocument', () => {
     expect(new ApiError('upload_in_progress', 'x').status).toBe(ERROR_STATUS.upload_in_progress);
   });
 
+  it("declares Retry-After on an upload's 409 (upload_in_progress) and on 429", () => {
+    const paths = (
+      doc as unknown as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> }
+    ).paths;
+    expect(paths['/silo/v1/files/{id}'].put.responses['409'].headers).toHaveProperty('Retry-After');
+    expect(paths['/access/v1/enrollment/authorize'].post.responses['429'].headers).toHaveProperty('Retry-After');
+  });
+
   it('shows no negative or unsafe number as an example', () => {
     const bad: string[] = [];
     const walk = (v: unknown, at: string): void => {

@@ -38,9 +38,31 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'Not ready',
 };
 
+/** The headers an error answer may carry, by status. */
+const ERROR_HEADERS: Record<number, Record<string, oas31.HeaderObject>> = {
+  409: {
+    'Retry-After': {
+      description: "With `upload_in_progress`: whole seconds (at least 1) until the running upload's lease lapses",
+      schema: { type: 'integer', minimum: 1, example: 5 },
+    },
+  },
+  429: {
+    'Retry-After': { description: 'Whole seconds until the rate-limit window ends', schema: { type: 'integer', minimum: 1, example: 5 } },
+  },
+};
+
 /** The error answers of an operation, each with the contract's error body. */
 export const errors = (...codes: number[]): ZodOpenApiResponsesObject =>
-  Object.fromEntries(codes.map((c) => [String(c), { description: ERROR_TEXT[c], content: { [JSON_TYPE]: { schema: ErrorSchema } } }]));
+  Object.fromEntries(
+    codes.map((c) => [
+      String(c),
+      {
+        description: ERROR_TEXT[c],
+        ...(ERROR_HEADERS[c] ? { headers: ERROR_HEADERS[c] } : {}),
+        content: { [JSON_TYPE]: { schema: ErrorSchema } },
+      },
+    ]),
+  );
 
 export const uuidParam = (name: string, description: string): oas31.ParameterObject => ({
   name,
