@@ -1,5 +1,5 @@
 // Appends a change's event record in the change's own statement or transaction (docs/api.md,
-// Events): silo_append_event (migration event_log) locks the chain's head, numbers the record,
+// Events): silo_append_events (migration event_log) locks the chain's head, numbers the records,
 // hashes it and moves the head, so a change and its record commit together or not at all.
 // Call it after the change's own row locks: the chain's head is the last lock a change takes, so
 // two changes of one workspace never wait on each other in opposite orders.

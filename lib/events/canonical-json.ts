@@ -2,7 +2,7 @@
 // sorted by their UTF-16 code units, no whitespace, strings escaped as ECMAScript's JSON.stringify
 // escapes them, numbers as ECMAScript writes them. The database writes the same text for the
 // records it chains: the database splices the actor and data written here into a record's text
-// (silo_append_event, migration event_log); event-log.test.ts holds its strings and file data to it.
+// (silo_append_events, migration event_log); event-log.test.ts holds its strings and file data to it.
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,6 +1,6 @@
 // An event record as GET /silo/v1/events shows it, and its hash: hex SHA-256 of the record's
 // RFC 8785 JSON without `hash` (docs/api.md, Events). The database computes the same hash when it
-// appends a record (silo_append_event); verify-chain.ts recomputes it here.
+// appends a record (silo_append_events); verify-chain.ts recomputes it here.
 import { createHash } from 'node:crypto';
 import type { Event } from '../db/generated/client';
 import { canonicalJson, type Json } from './canonical-json';
