@@ -4,6 +4,7 @@ import type { Entry } from '../db/generated/client';
 import { UNIQUE, isRecordGone, isUniqueViolation } from '../db/db-errors';
 import type { Scope } from '../db/scope';
 import { appendEvent } from '../events/append-event';
+import { changesOf } from '../events/changes';
 import { type EventActor, eventActorFor } from '../events/catalogue';
 import type { EntryUpdate } from '../schemas/entries';
 import { entryNotFound, findEntry, keyTaken } from './find-entry';
@@ -34,15 +35,15 @@ export async function updateEntryRow(db: Db, entry: Entry, patch: EntryUpdate, a
       const before = await tx.entry.findUnique({ where: { id: entry.id } });
       if (!before) throw entryNotFound();
       const after = await tx.entry.update({ where: { id: entry.id }, data: patch });
-      const changed = EDITABLE.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-      if (changed.length)
+      const data = changesOf(before, after, EDITABLE);
+      if (data)
         await appendEvent(tx, {
           type: 'entry.updated',
           ownerId: after.ownerId,
           sandbox: after.sandbox,
           actor: eventActorFor(actor),
           entryId: after.id,
-          data: { before: pick(before, changed), after: pick(after, changed) },
+          data,
         });
       return after;
     });
@@ -52,5 +53,3 @@ export async function updateEntryRow(db: Db, entry: Entry, patch: EntryUpdate, a
     throw err;
   }
 }
-
-const pick = (e: Entry, keys: readonly (typeof EDITABLE)[number][]) => Object.fromEntries(keys.map((k) => [k, e[k]]));

@@ -3,6 +3,7 @@
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { appendEvent } from '../../events/append-event';
+import { changesOf } from '../../events/changes';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
 import type { FileUpdate } from '../../schemas/files';
 import { fileNotFound } from './find-file';
@@ -23,8 +24,8 @@ export async function updateFile({ db, file, patch, actor }: UpdateFileOptions):
     const before = await tx.file.findUnique({ where: { id: file.id } });
     if (!before) throw fileNotFound();
     const after = await tx.file.update({ where: { id: file.id }, data: patch });
-    const changed = EDITABLE.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-    if (changed.length)
+    const data = changesOf(before, after, EDITABLE);
+    if (data)
       await appendEvent(tx, {
         ownerId: null,
         type: 'file.updated',
@@ -32,10 +33,8 @@ export async function updateFile({ db, file, patch, actor }: UpdateFileOptions):
         entryId: after.entryId,
         fileId: after.id,
         version: after.version,
-        data: { before: pick(before, changed), after: pick(after, changed) },
+        data,
       });
     return after;
   });
 }
-
-const pick = (f: File, keys: readonly (typeof EDITABLE)[number][]) => Object.fromEntries(keys.map((k) => [k, f[k]]));
