@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeRouteTable } from './route-table.mjs';
 
 const INPUTS = [
   'app',
@@ -57,4 +58,6 @@ console.log('Building Silo (next build)…');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit', env });
 if (r.status !== 0) process.exit(r.status ?? 1);
+// What each route serves, for scripts/serve.mjs's OPTIONS and 405 answers.
+await writeRouteTable(process.cwd());
 writeFileSync(STAMP, want);

@@ -1,7 +1,9 @@
 // The production HTTP server: Next's request handler on a Node server we configure ourselves.
 // `next start` gives no say over Node's timeouts (its 300 s requestTimeout cut every long upload)
 // nor over the answers Node and Next make before the app runs (bad requests, oversized headers,
-// malformed paths, unknown methods); here each gets the contract's error body. It also records
+// malformed paths, unknown methods); here each gets the contract's error body. It answers OPTIONS
+// and a method the path's route does not serve (405) from the route table, so that a route file
+// exports only the methods it serves (ARCHITECTURE.md, Routing). It also records
 // the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten), gives every
 // request its id before the app sees it, writes one JSON access-log line per request, and on
 // SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS.
@@ -13,6 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import pino from 'pino';
+import { endRefused } from '../lib/http/refused-body.mjs';
+import { readRouteTable, routeMatcher } from './route-table.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 3000);
@@ -76,7 +80,19 @@ function sendError(req, res, code, key, message, headers = {}) {
   const body = Buffer.from(errorBody(code, key, message));
   const id = req.headers['x-request-id'];
   res.writeHead(code, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length, 'X-Request-Id': id, ...headers });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  endRefused(req, res, body);
+}
+
+/**
+ * OPTIONS, and a method the route does not serve, on a path the route table knows. Next would
+ * answer an App Router route's unexported method with an empty 405 without `Allow` and OPTIONS
+ * without `X-Request-Id`; a Pages route would have to list them by hand.
+ */
+function answerUnserved(req, res, route) {
+  if (req.method !== 'OPTIONS')
+    return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed on this path`, { Allow: route.allow });
+  res.writeHead(204, { Allow: route.allow, 'X-Request-Id': req.headers['x-request-id'] });
+  endRefused(req, res, undefined);
 }
 
 /** Node answers these itself, before any request object exists: write the reply on the socket. */
@@ -116,9 +132,9 @@ function closeSilentBody(req, res) {
   res.once('close', () => clearInterval(timer));
 }
 
-function malformedPath(url) {
+function malformedPath(pathname) {
   try {
-    decodeURIComponent(url.split('?')[0]);
+    decodeURIComponent(pathname);
     return false;
   } catch {
     return true;
@@ -133,6 +149,7 @@ process.env.AUTH_TRUST_HOST ??= 'true';
 const app = next({ dev: false, dir: ROOT, hostname: hostname ?? 'localhost', port });
 await app.prepare();
 const handle = app.getRequestHandler();
+const routeOf = routeMatcher(await readRouteTable(ROOT));
 
 const server = http.createServer(
   {
@@ -154,21 +171,27 @@ const server = http.createServer(
     const requestId = SAFE_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id'] : randomUUID();
     req.headers['x-request-id'] = requestId;
     const started = performance.now();
+    // The path only: a query may hold a capability (a file url's signature).
+    const pathname = (req.url ?? '/').split('?')[0];
     res.once('close', () => {
-      // The path only: a query may hold a capability (a file url's signature).
       const entry = {
         request_id: requestId,
         method: req.method,
-        path: (req.url ?? '/').split('?')[0],
+        path: pathname,
         status: res.statusCode,
         ms: Math.round(performance.now() - started),
       };
       if (!res.writableFinished) entry.aborted = true;
       log.info(entry, 'request');
     });
+    const malformed = malformedPath(pathname);
+    const route = malformed ? undefined : routeOf(pathname);
     if (!METHODS.has(req.method))
-      return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, { Allow: [...METHODS].join(', ') });
-    if (malformedPath(req.url ?? '/')) return sendError(req, res, 400, 'bad_request', 'The request path is not valid percent-encoding');
+      return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, {
+        Allow: route?.allow ?? [...METHODS].join(', '),
+      });
+    if (malformed) return sendError(req, res, 400, 'bad_request', 'The request path is not valid percent-encoding');
+    if (route && !route.methods.has(req.method)) return answerUnserved(req, res, route);
     closeSilentBody(req, res);
     const handled = handle(req, res).catch((err) => {
       log.error({ err, request_id: requestId }, 'request failed outside the app');

@@ -2,4 +2,4 @@ import { openApiDocument } from '@/lib/openapi/document';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: async () => json(openApiDocument()) });
+export const { GET } = route({ GET: async () => json(openApiDocument()) });

@@ -33,6 +33,38 @@ test.describe('routing', () => {
     expect(put.headers().allow).toContain('POST');
     await expectError(await request.post('/silo/v1/files/00000000-0000-4000-8000-000000000000'), 405, 'method_not_allowed');
   });
+
+  test('Allow names exactly the methods the route file serves, on App Router and Pages Router routes alike', async ({ request }) => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const [path, allow, unserved] of [
+      ['/utils/v1/ping', 'GET, HEAD, OPTIONS', 'POST'],
+      ['/silo/v1/entries', 'GET, HEAD, POST, OPTIONS', 'PATCH'],
+      [`/silo/v1/entries/${id}`, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS', 'POST'],
+      [`/admin/v1/owners/${id}/keys/${id}`, 'DELETE, OPTIONS', 'GET'],
+      [`/silo/v1/entries/${id}/files`, 'GET, HEAD, POST, OPTIONS', 'DELETE'],
+      [`/silo/v1/files/${id}`, 'GET, HEAD, PUT, OPTIONS', 'PATCH'],
+      [`/silo/v1/entries/${id}/files/${id}/data`, 'HEAD, PUT, OPTIONS', 'GET'],
+    ]) {
+      const refused = await request.fetch(path, { method: unserved });
+      await expectError(refused, 405, 'method_not_allowed');
+      expect([path, refused.headers().allow]).toEqual([path, allow]);
+      const options = await request.fetch(path, { method: 'OPTIONS', headers: { 'X-Request-Id': 'opt-1' } });
+      expect([path, options.status(), options.headers().allow, options.headers()['x-request-id']]).toEqual([path, 204, allow, 'opt-1']);
+    }
+  });
+
+  test('OPTIONS of an unknown path is 404 like any method; an unknown method on a known path names its Allow', async ({
+    request,
+    server,
+  }) => {
+    await expectError(await request.fetch('/silo/v1/nothing-here', { method: 'OPTIONS' }), 404, 'not_found');
+    await expectError(await request.fetch('/transform/v1/jobs', { method: 'OPTIONS' }), 404, 'unknown_version');
+    const trace = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.request(`${server.url}/utils/v1/ping`, { method: 'TRACE' }, resolve).on('error', reject).end(),
+    );
+    trace.resume();
+    expect([trace.statusCode, trace.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
+  });
 });
 
 test.describe('request bodies', () => {

@@ -1,5 +1,4 @@
-// Wraps a route's method handlers: request ids, 405 with Allow, and the one error handler.
-import { ApiError } from '../errors';
+// Wraps a route's method handlers: request ids and the one error handler.
 import { toApiError } from './to-api-error';
 import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
@@ -11,9 +10,10 @@ export interface RouteContext {
 }
 export type Handler = (req: Request, ctx: RouteContext) => Promise<Response>;
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 type NextContext = { params?: Promise<Record<string, string | string[]>> };
+type NextHandler = (req: Request, ctx: NextContext) => Promise<Response>;
 
 /** Runs a handler so that whatever it throws becomes the contract's error body. */
 export async function handle(requestId: string, fn: () => Promise<Response>): Promise<Response> {
@@ -28,28 +28,21 @@ export async function handle(requestId: string, fn: () => Promise<Response>): Pr
   }
 }
 
-export function route(handlers: Partial<Record<Method, Handler>>): Record<Method, (req: Request, ctx: NextContext) => Promise<Response>> {
-  const own: Partial<Record<Method, Handler>> = { ...handlers };
-  if (own.GET && !own.HEAD) {
-    const get = own.GET;
-    own.HEAD = async (req, ctx) => {
-      const res = await get(req, ctx);
-      return new Response(null, { status: res.status, headers: res.headers });
-    };
-  }
-  const allow = METHODS.filter((m) => own[m])
-    .concat('OPTIONS')
-    .join(', ');
-  own.OPTIONS ??= async () => new Response(null, { status: 204, headers: { Allow: allow } });
-
-  const out = {} as Record<Method, (req: Request, ctx: NextContext) => Promise<Response>>;
+/**
+ * Wraps the handlers of the methods a route serves; the route file exports exactly these
+ * (`export const { GET, POST } = route({ GET: …, POST: … })`). Next answers HEAD with GET.
+ * OPTIONS and every other method are answered by scripts/serve.mjs from the route table
+ * (scripts/route-table.mjs reads the exports) before Next runs: the contract's 405 with `Allow`.
+ */
+export function route<H extends Partial<Record<Method, Handler>>>(handlers: H): { [M in keyof H]: NextHandler } {
+  const out: Partial<Record<Method, NextHandler>> = {};
   for (const method of METHODS) {
+    const h = handlers[method];
+    if (!h) continue;
     out[method] = async (req, nextCtx) => {
       const requestId = requestIdFrom(req.headers.get('x-request-id'));
       return withRequestId(requestId, () =>
         handle(requestId, async () => {
-          const h = own[method];
-          if (!h) throw new ApiError('method_not_allowed', `${method} is not allowed on this path`, { headers: { Allow: allow } });
           const raw = (await nextCtx?.params) ?? {};
           const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
           return h(req, { params, requestId });
@@ -57,5 +50,5 @@ export function route(handlers: Partial<Record<Method, Handler>>): Record<Method
       );
     };
   }
-  return out;
+  return out as { [M in keyof H]: NextHandler };
 }

@@ -1,8 +1,8 @@
-// Every method a route answers has an operation in the OpenAPI document. The methods are asked of
-// the routes themselves (their 405/OPTIONS answers name them in Allow), so nothing is listed twice.
-import { readdirSync } from 'node:fs';
+// Every method a route answers has an operation in the OpenAPI document. The methods are those of
+// the route table (scripts/route-table.mjs: what each route file exports), so nothing is listed twice.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { deriveRoutes } from '../../scripts/route-table.mjs';
 import { openApiDocument } from './document';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -15,69 +15,17 @@ interface RouteMethods {
   methods: string[];
 }
 
-function filesUnder(dir: string, match: (name: string) => boolean): string[] {
-  return readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile() && match(d.name))
-    .map((d) => path.relative(ROOT, path.join(d.parentPath, d.name)));
-}
-
 /** `app/silo/v1/entries/[entry_id]/route.ts` → `/silo/v1/entries/{entry_id}` (route groups dropped). */
 function apiPathOf(segments: string[]): string {
   const kept = segments.filter((s) => !/^\(.*\)$/.test(s) && s !== 'index');
   return `/${kept.join('/')}`.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, '{$1}').replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-/** What a route answers: App Router routes list it in OPTIONS's Allow. */
-async function appRoutes(): Promise<RouteMethods[]> {
-  const out: RouteMethods[] = [];
-  for (const file of filesUnder('app', (n) => n === 'route.ts')) {
-    const apiPath = apiPathOf(path.dirname(file).split(path.sep).slice(1));
-    if (!SERVICE.test(apiPath)) continue;
-    const mod = await import(path.join(ROOT, file));
-    const res: Response = await mod.OPTIONS(new Request(`http://localhost${apiPath}`, { method: 'OPTIONS' }), {});
-    out.push({ file, path: apiPath, methods: (res.headers.get('allow') ?? '').split(/,\s*/).filter(Boolean) });
-  }
-  return out;
-}
-
-/** A Pages Router API route's URL: the source of the rewrite to it, else its own path without /api. */
-async function pagesPathOf(file: string): Promise<string> {
-  const route = `/${file
-    .replace(/\.tsx?$/, '')
-    .split(path.sep)
-    .slice(1)
-    .join('/')}`; // /api/…
-  const config = (await import(path.join(ROOT, 'next.config.js'))).default;
-  const rewrites = await config.rewrites();
-  const rewrite = (rewrites.beforeFiles ?? []).find((r: { destination: string }) => r.destination.split('?')[0] === route);
-  return apiPathOf((rewrite ? rewrite.source : route.replace(/^\/api/, '')).split('/').filter(Boolean));
-}
-
-/**
- * What a Pages Router route answers: nodeRoute names it in the Allow of its 405 to OPTIONS, or a
- * route that answers OPTIONS itself (as App Router routes do) in the Allow of its 204.
- */
-async function pagesRoutes(): Promise<RouteMethods[]> {
-  const out: RouteMethods[] = [];
-  for (const file of filesUnder('pages/api', (n) => /\.tsx?$/.test(n))) {
-    const apiPath = await pagesPathOf(file);
-    if (!SERVICE.test(apiPath)) continue;
-    const handler = (await import(path.join(ROOT, file))).default;
-    const headers: Record<string, string> = {};
-    const req = { method: 'OPTIONS', headers: {}, query: {}, readableEnded: true, destroyed: false };
-    const res = {
-      statusCode: 200,
-      headersSent: false,
-      setHeader: (k: string, v: string) => {
-        headers[k.toLowerCase()] = String(v);
-      },
-      end: () => {},
-    };
-    await handler(req, res);
-    expect([204, 405], `${file} answers OPTIONS with 204 or 405`).toContain(res.statusCode);
-    out.push({ file, path: apiPath, methods: (headers.allow ?? '').split(/,\s*/).filter(Boolean) });
-  }
-  return out;
+/** The API's routes at their public paths (a Pages route at the path its rewrite serves, not under /api). */
+async function serviceRoutes(): Promise<RouteMethods[]> {
+  return (await deriveRoutes(ROOT))
+    .map((r) => ({ file: r.file, path: apiPathOf(r.pattern.split('/').filter(Boolean)), methods: r.methods }))
+    .filter((r) => SERVICE.test(r.path));
 }
 
 type Paths = Record<string, Record<string, unknown>>;
@@ -98,7 +46,7 @@ function undocumented(routes: RouteMethods[], paths: Paths): string[] {
 describe('the OpenAPI document covers every route', () => {
   const paths = (openApiDocument() as unknown as { paths: Paths }).paths;
   let discovered: Promise<RouteMethods[]> | undefined;
-  const allRoutes = () => (discovered ??= Promise.all([appRoutes(), pagesRoutes()]).then((a) => a.flat()));
+  const allRoutes = () => (discovered ??= serviceRoutes());
 
   it('reports a method without an operation', () => {
     const routes = [{ file: 'x', path: '/silo/v1/entries', methods: ['GET', 'HEAD', 'OPTIONS', 'TRACE'] }];

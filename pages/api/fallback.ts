@@ -1,6 +1,7 @@
-// Whatever API-shaped path no route answered: an unknown service or version, or an unknown path.
+// Whatever API-shaped path no route answered, with any method: an unknown service or version, or an
+// unknown path.
 import { ApiError } from '@/lib/errors';
-import { nodeRoute } from '@/lib/http/node-route';
+import { everyMethod } from '@/lib/http/node-route';
 
 export const config = { api: { bodyParser: false, externalResolver: true } };
 
@@ -18,4 +19,4 @@ const notFound = async (_req: unknown, _res: unknown, ctx: { query: Record<strin
   throw new ApiError('not_found', 'No such path');
 };
 
-export default nodeRoute({ GET: notFound, HEAD: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound });
+export default everyMethod(notFound);

@@ -9,7 +9,7 @@ import { route } from '@/lib/http/route';
 import { limits } from '@/lib/http/context';
 import { EnrollmentInput, enrollmentListQuery } from '@/lib/schemas/access';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET, POST } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
     return json(await listEnrollments({ db: a.db, query: readQuery(req.url, enrollmentListQuery(limits().maxListLimit)), scope: a.scope }));

@@ -6,7 +6,7 @@ import { getDb } from '@/lib/db/client';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET } = route({
   GET: async (req) => {
     const p = await authenticate(req);
     if (p.kind !== 'user') throw new ApiError('forbidden', 'Only console users have a profile');

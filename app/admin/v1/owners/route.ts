@@ -9,7 +9,7 @@ import { limits } from '@/lib/http/context';
 import { listQuery } from '@/lib/schemas/common';
 import { OwnerInput } from '@/lib/schemas/access';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET, POST } = route({
   GET: async (req) => {
     const a = await adminContext(req, { members: true });
     return json(await listOwners({ db: a.db, query: readQuery(req.url, listQuery(limits().maxListLimit)), scope: a.scope }));

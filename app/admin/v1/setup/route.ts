@@ -6,7 +6,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { SetupInput } from '@/lib/schemas/users';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { POST } = route({
   POST: async (req) => {
     const input = await readJson(req, SetupInput, 16 * 1024);
     const user = await completeSetup({ db: await getDb(), token: input.token, user: input });

@@ -7,7 +7,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { UserInput } from '@/lib/schemas/users';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET, POST } = route({
   GET: async (req) => {
     const a = await adminContext(req);
     const list = await listUsers(a.db);

@@ -9,7 +9,7 @@ import { listEntries } from '@/lib/silo/list-entries';
 import { presentEntry } from '@/lib/silo/present-entry';
 import { entryInput, entryListQuery } from '@/lib/schemas/entries';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET, POST } = route({
   GET: async (req) => {
     const c = await siloContext(req);
     const q = readQuery(req.url, entryListQuery(limits().maxListLimit));

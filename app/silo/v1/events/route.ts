@@ -7,7 +7,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { eventListQuery } from '@/lib/schemas/events';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET } = route({
   GET: async (req) => {
     const c = await siloContext(req);
     const q = readQuery(req.url, eventListQuery(limits().maxListLimit));

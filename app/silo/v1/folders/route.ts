@@ -5,7 +5,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { listFolders } from '@/lib/silo/list-folders';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET } = route({
   GET: async (req) => {
     const c = await siloContext(req);
     return json(await listFolders(c.db, siloTarget(c.principal, req.headers)));

@@ -4,7 +4,7 @@ import { auditKey } from '@/lib/events/signing-key';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET } = route({
   GET: async () => {
     const key = await auditKey();
     return json({ alg: 'Ed25519', key_id: key.keyId, public_key: key.publicPem });

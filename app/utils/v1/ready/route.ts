@@ -9,7 +9,7 @@ import { blobStore } from '@/lib/storage';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET } = route({
   GET: async () => {
     const checks: Record<string, string> = {};
     let failed = 'the database does not answer';

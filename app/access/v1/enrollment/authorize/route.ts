@@ -13,7 +13,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { AuthorizeInput } from '@/lib/schemas/access';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { POST } = route({
   POST: async (req) => {
     const c = config();
     const address = clientAddress(req.headers);

@@ -6,7 +6,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { EnrollmentUpdate } from '@/lib/schemas/access';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { PATCH } = route({
   PATCH: async (req, { params }) => {
     const a = await adminContext(req, { members: true });
     const input = await readJson(req, EnrollmentUpdate, 64 * 1024);

@@ -8,7 +8,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { OwnerUpdate } from '@/lib/schemas/access';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET, PATCH } = route({
   GET: async (req, { params }) => {
     const a = await adminContext(req, { members: true });
     return json(await getOwner({ db: a.db, scope: a.scope, id: pathId(params.id, 'Owner not found') }));

@@ -9,7 +9,7 @@ import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { UserUpdate } from '@/lib/schemas/users';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET, PATCH, DELETE } = route({
   GET: async (req, { params }) => {
     const a = await adminContext(req);
     return json(await getUser(a.db, pathId(params.id, 'User not found')));

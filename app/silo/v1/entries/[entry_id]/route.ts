@@ -16,7 +16,7 @@ import { entryInput, entryUpdate } from '@/lib/schemas/entries';
 
 const entryId = (params: Record<string, string>) => pathId(params.entry_id, 'Entry not found');
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET, PUT, PATCH, DELETE } = route({
   GET: async (req, { params }) => {
     const c = await siloContext(req);
     const entry = await findEntry({ db: c.db, scope: c.scope, id: entryId(params) });

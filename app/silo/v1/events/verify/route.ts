@@ -6,7 +6,7 @@ import { siloContext } from '@/lib/http/context';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { GET } = route({
   GET: async (req) => {
     const c = await siloContext(req);
     return json(await verifyChain(c.db, siloTarget(c.principal, req.headers), await auditKey()));

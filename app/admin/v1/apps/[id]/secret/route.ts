@@ -5,7 +5,7 @@ import { pathId } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { POST } = route({
   POST: async (req, { params }) => {
     const a = await adminContext(req);
     return json(await rotateAppSecret(a.db, pathId(params.id, 'Application not found')));

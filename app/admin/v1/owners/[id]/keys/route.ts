@@ -6,7 +6,7 @@ import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { KeyInput } from '@/lib/schemas/access';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { POST } = route({
   POST: async (req, { params }) => {
     const a = await adminContext(req);
     const input = await readJson(req, KeyInput, 64 * 1024);

@@ -5,7 +5,7 @@ import { pathId } from '@/lib/http/request';
 import { noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { DELETE } = route({
   DELETE: async (req, { params }) => {
     const a = await adminContext(req);
     await revokeApiKey({

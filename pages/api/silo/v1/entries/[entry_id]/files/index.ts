@@ -26,15 +26,4 @@ const list: Handler = async (req, { params }) => {
 
 const create = (req: IncomingMessage, res: ServerResponse, ctx: NodeContext) => answerFileCreate(req, res, { entryId: entryId(ctx.query) });
 
-const ALLOW = 'GET, HEAD, POST, OPTIONS';
-
-export default nodeRoute({
-  GET: viaWeb(list),
-  HEAD: viaWeb(list),
-  POST: create,
-  OPTIONS: async (_req, res) => {
-    res.statusCode = 204;
-    res.setHeader('Allow', ALLOW);
-    res.end();
-  },
-});
+export default nodeRoute({ GET: viaWeb(list), HEAD: viaWeb(list), POST: create });

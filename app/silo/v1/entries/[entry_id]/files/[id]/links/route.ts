@@ -8,7 +8,7 @@ import { route } from '@/lib/http/route';
 import { LinkInput } from '@/lib/schemas/files';
 import { makeLink, revokeLinks } from '@/lib/silo/files/file-links';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { POST, DELETE } = route({
   POST: async (req, { params }) => {
     const c = await siloContext(req);
     const file = await entryFileOf(c, params);

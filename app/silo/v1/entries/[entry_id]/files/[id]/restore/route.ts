@@ -5,7 +5,7 @@ import { fileCreatedResponse } from '@/lib/http/file-reply';
 import { route } from '@/lib/http/route';
 import { restoreFile } from '@/lib/silo/files/restore-file';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+export const { POST } = route({
   POST: async (req, { params }) => {
     const c = await siloContext(req);
     return fileCreatedResponse(c, await restoreFile({ db: c.db, store: c.store, version: await entryFileOf(c, params), actor: c.actor }));
