@@ -129,15 +129,19 @@ export async function readRouteTable(root) {
 }
 
 /**
- * `pathname → {methods, allow} | undefined`: a walk of a tree of path segments, as Next matches
- * routes (a fixed segment before a parameter, a catch-all last). Served requests pay one Map.get
- * per segment. An empty segment (a trailing or doubled slash) matches nothing: Next redirects it.
+ * `pathname → {methods, allow, pattern} | undefined`: a Map of the paths without parameters, then a
+ * walk of a tree of path segments, as Next matches routes (a fixed segment before a parameter, a
+ * catch-all last). A served request pays one Map.get, and one per segment where the path has a
+ * parameter. An empty segment (a trailing or doubled slash) matches nothing: Next redirects it.
  */
 export function routeMatcher(routes) {
   const node = () => ({ fixed: new Map(), param: undefined, rest: undefined, route: undefined });
   const root = node();
+  // A path without parameters is one Map.get (Next, too, tries its static routes first).
+  const exact = new Map();
   for (const r of routes) {
     const entry = { methods: new Set(r.methods), allow: allowOf(r.methods), pattern: r.pattern };
+    if (!r.pattern.includes('[') && !exact.has(r.pattern)) exact.set(r.pattern, entry);
     let n = root;
     for (const seg of r.pattern.split('/').slice(1)) {
       if (/^\[\[\.\.\..+\]\]$/.test(seg)) {
@@ -167,6 +171,8 @@ export function routeMatcher(routes) {
     return hit || n.rest;
   };
   return (pathname) => {
+    const hit = exact.get(pathname);
+    if (hit) return hit;
     const segs = pathname.split('/');
     return walk(root, pathname.includes('%') ? segs.map(decodeURIComponent) : segs, 1);
   };
