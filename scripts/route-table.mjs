@@ -117,15 +117,22 @@ export async function deriveRoutes(root) {
   return routes;
 }
 
-/** Writes the table beside the build (scripts/build.mjs, after `next build`). */
+const buildIdOf = (root) => {
+  const file = path.join(root, '.next/BUILD_ID');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+};
+
+/** Writes the table beside the build it belongs to (scripts/build.mjs, after `next build`). */
 export async function writeRouteTable(root) {
-  writeFileSync(path.join(root, TABLE_FILE), `${JSON.stringify(await deriveRoutes(root), null, 1)}\n`);
+  const table = { build_id: buildIdOf(root), routes: await deriveRoutes(root) };
+  writeFileSync(path.join(root, TABLE_FILE), `${JSON.stringify(table, null, 1)}\n`);
 }
 
-/** The table the build wrote, or, for a build made by `next build` alone, the one the sources give. */
+/** The table written with this build, or, for a build made by `next build` alone, the one the sources give. */
 export async function readRouteTable(root) {
   const file = path.join(root, TABLE_FILE);
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : deriveRoutes(root);
+  const table = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  return table && table.build_id === buildIdOf(root) ? table.routes : deriveRoutes(root);
 }
 
 /**

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allowOf, deriveRoutes, routeMatcher } from '../../scripts/route-table.mjs';
+import { allowOf, deriveRoutes, readRouteTable, routeMatcher, writeRouteTable } from '../../scripts/route-table.mjs';
 import { route } from './route';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -79,6 +79,18 @@ describe('the table read from syntax', () => {
       { file: 'pages/api/x/v1/files/[id].ts', pattern: '/x/v1/files/[id]', methods: ['GET', 'HEAD', 'PUT'] },
       { file: 'pages/api/x/v1/files/[id].ts', pattern: '/api/x/v1/files/[id]', methods: ['GET', 'HEAD', 'PUT'] },
     ]);
+  });
+
+  it("the server reads the table written with its build, and the sources' after a build without it", async () => {
+    write('app/x/v1/e/route.ts', 'export const { GET } = route({});');
+    write('.next/BUILD_ID', 'one');
+    await writeRouteTable(dir);
+    write('app/x/v1/e/route.ts', 'export const { POST } = route({});');
+    const methodsOfE = async () => (await readRouteTable(dir)).find((r) => r.pattern === '/x/v1/e')?.methods;
+    expect(await methodsOfE()).toEqual(['GET', 'HEAD']);
+    write('.next/BUILD_ID', 'two');
+    expect(await methodsOfE()).toEqual(['POST']);
+    rmSync(path.join(dir, 'app/x/v1/e'), { recursive: true });
   });
 
   it('refuses a form that hides the methods', async () => {
