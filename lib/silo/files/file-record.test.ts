@@ -2,7 +2,7 @@
 // into its JSON text, or an object) is byte for byte what GET answers for it (fileRecord), after
 // replacements, edits, deletes and restores of earlier versions; PUT {url} shows the full record
 // only to a scope that reaches the file.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
 import type { File } from '../../db/generated/client';
@@ -19,6 +19,8 @@ import { updateFile } from './update-file';
 
 const signer = { base: 'http://silo.test', secret: 'test-secret' };
 const LIMIT = SMALL_BLOB_LIMITS.smallBlobBytes;
+/** Who makes the versions: each version's created_by. */
+const AUTHOR = { type: 'user' as const, id: randomUUID(), name: 'Ana "Q" Ferreira' };
 
 /** The answer as the HTTP layer writes it: the text's pieces in order, or the object's JSON. */
 const written = (a: CreatedRecord) => ('text' in a ? Buffer.concat(a.text).toString() : JSON.stringify(a.record));
@@ -31,7 +33,7 @@ describe.each(testDatabases())('the record a file is answered with (%s)', (datab
 
   const c = () => ({ db: w.db.prisma, signer });
   const create = (input: object) =>
-    createFile({ db: w.db.prisma, store: w.store, scope, entryId, input: parse(input), limits: SMALL_BLOB_LIMITS, actor: TEST_ACTOR });
+    createFile({ db: w.db.prisma, store: w.store, scope, entryId, input: parse(input), limits: SMALL_BLOB_LIMITS, actor: AUTHOR });
   const inline = (key: string, bytes: Buffer, extra: object = {}) =>
     create({ name: `${key}.xml`, key, data: bytes.toString('base64'), meta: { z: '1', a: '2' }, ...extra });
   const getAnswer = async (f: File) =>
@@ -49,7 +51,7 @@ describe.each(testDatabases())('the record a file is answered with (%s)', (datab
       if (n === 3) await updateFile({ actor: TEST_ACTOR, db: w.db.prisma, file: made[1], patch: { desc: 'edited' } });
       if (n === 6) await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file: made[2] });
       if (n === 8) {
-        const restored = await restoreFile({ db: w.db.prisma, store: w.store, version: made[0], actor: TEST_ACTOR });
+        const restored = await restoreFile({ db: w.db.prisma, store: w.store, version: made[0], actor: AUTHOR });
         expect(written(await createdFileRecord(c(), { file: restored }))).toBe(await getAnswer(restored));
       }
     }
