@@ -1,8 +1,9 @@
 // Fixed-window counters by key, kept in the database so that every instance on it counts
 // together (a limit per address holds whichever instance a load balancer picks), beside the other
 // counters every instance shares (job-lease.ts, the upload leases). One statement per event: an
-// upsert that opens a new window when the old one has ended. What a count means for a request
-// (429 and Retry-After) is the edge's: lib/http/rate-limit.ts.
+// upsert that opens a new window when the old one has ended. A limit past its count is the
+// contract's 429 with Retry-After (rateLimited), made here; lib/http only lets it through.
+import { ApiError } from '../errors';
 import type { Tx } from './client';
 
 export interface Usage {
@@ -27,6 +28,17 @@ export async function countInWindow(db: Tx, key: string, seconds: number, now = 
 /** Gives back one event counted in the current window of `key` (an attempt that turned out fine). */
 export async function uncountInWindow(db: Tx, key: string, now = Date.now()): Promise<void> {
   await db.$executeRaw`UPDATE rate_windows SET count = count - 1 WHERE key = ${key} AND reset_at > ${new Date(now)} AND count > 0`;
+}
+
+/** The contract's 429: try again in `retryAfter` seconds. */
+export function rateLimited(retryAfter: number, message = `Too many requests; retry in ${retryAfter} s`): ApiError {
+  return new ApiError('rate_limited', message, { headers: { 'Retry-After': String(retryAfter) } });
+}
+
+/** Counts one event under `key` and throws 429 once the window of `seconds` holds more than `max`. */
+export async function limit(db: Tx, key: string, max: number, seconds = 60, now = Date.now()): Promise<void> {
+  const u = await countInWindow(db, key, seconds, now);
+  if (u.count > max) throw rateLimited(u.retryAfter);
 }
 
 /** Forgets windows that ended long ago (run by the periodic sweep). */

@@ -11,7 +11,7 @@ import type { UrlSigner } from '../silo/files/file-url';
 import type { Db } from '../db/client';
 import type { BlobStore } from '../storage/blob-store';
 import { config } from '../config';
-import { fileRecord } from './file-reply';
+import { fileRecord } from '../silo/files/file-record';
 import { idleGuarded } from './idle-body';
 import { sendJson } from './node-adapter';
 

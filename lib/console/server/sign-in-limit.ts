@@ -6,7 +6,8 @@
 //   of 10 per 15 min, untouched by anyone else's failures.
 // A slot is taken before the (slow) password check and given back on success, so concurrent
 // guesses cannot slip past the limit together.
-import { consume, release } from '@/lib/http/rate-limit';
+import { getDb } from '@/lib/db/client';
+import { countInWindow, uncountInWindow } from '@/lib/db/rate-windows';
 
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const FAILURES_PER_ACCOUNT = 10;
@@ -40,16 +41,17 @@ function counters(a: SignInAttempt): Array<[string, number]> {
 
 /** Runs `check` (the password verification) within the limits; a failure stays counted. */
 export async function withinSignInLimits<T>(a: SignInAttempt, check: () => Promise<T | undefined>): Promise<T | undefined> {
+  const db = await getDb();
   const keys: string[] = [];
   for (const [key, max] of counters(a)) {
-    const u = await consume(key, SIGN_IN_WINDOW_SECONDS);
+    const u = await countInWindow(db, key, SIGN_IN_WINDOW_SECONDS);
     keys.push(key);
     if (u.count > max) throw new SignInLocked(u.retryAfter);
   }
   const result = await check().catch(async (err) => {
-    await Promise.all(keys.map((key) => release(key)));
+    await Promise.all(keys.map((key) => uncountInWindow(db, key)));
     throw err;
   });
-  if (result !== undefined) await Promise.all(keys.map((key) => release(key)));
+  if (result !== undefined) await Promise.all(keys.map((key) => uncountInWindow(db, key)));
   return result;
 }

@@ -1,8 +1,10 @@
 // POST and PUT of a file (docs/api.md, Files): inline bytes, or a placeholder awaiting them.
+// decideCreation picks the path once (small inline bytes kept in the database by the record's own
+// statement, larger ones put in the blob store then recorded, or a placeholder); one function per
+// path makes the file.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { Entry, File } from '../../db/generated/client';
-import type { EventChain } from '../../events/append-event';
 import { ApiError, isApiError, notFound } from '../../errors';
 import { must } from '../../must';
 import type { Scope } from '../../db/scope';
@@ -12,7 +14,7 @@ import { findEntry } from '../find-entry';
 import { UNIQUE, isForeignKeyViolation, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob, withRecordedBlob } from './blobs';
-import { insertCurrent, insertPlaceholder, makeCurrent, type VersionEvent } from './replace-file';
+import { insertCurrent, insertPlaceholder, makeCurrent, type NewStoredFile, type VersionEvent } from './replace-file';
 import { lockForCompletion } from './complete-placeholder';
 import type { MadeVersion } from './slot-history';
 import { withUploadLease } from './upload-lock';
@@ -34,7 +36,6 @@ interface Content {
   hash: string;
   size: number;
   mime: string;
-  bytes?: Buffer;
 }
 
 export interface CreatedFile {
@@ -46,15 +47,14 @@ export interface CreatedFile {
 
 export async function createFile(o: CreateFileOptions): Promise<CreatedFile> {
   const entry = await findEntry({ db: o.db, scope: o.scope, id: o.entryId });
-  const content = contentOf(o.input, o.limits);
+  const creation = decideCreation(o.input, o.limits);
   if (o.id) {
     const existing = await o.db.file.findUnique({ where: { id: o.id } });
-    if (existing) return { file: await repeated(o, existing, content), created: false };
+    if (existing) return { file: await repeated(o, existing, creation), created: false };
   }
   const id = o.id ?? randomUUID();
   try {
-    if (content.bytes) return { ...(await storeInline(o, entry, id, content)), created: true };
-    return { file: await createPlaceholder(o, entry, id, content), created: true };
+    return { ...(await create(o, entry, id, creation)), created: true };
   } catch (err) {
     // Two PUTs of one id at once: the loser answers as a repeat of the winner (200, or 409 for
     // other values). insertCurrent's one statement fails on the id, or first on the slot's
@@ -64,14 +64,45 @@ export async function createFile(o: CreateFileOptions): Promise<CreatedFile> {
   }
 }
 
-function contentOf(input: FileInput, limits: FileLimits): Content {
-  if (input.data === undefined) {
-    const size = must(input.size, 'size');
-    if (size > limits.maxFileBytes)
-      throw new ApiError('too_large', `A file is limited to ${limits.maxFileBytes} bytes`, { fields: { size: 'is over the limit' } });
-    return { hash: must(input.sha256, 'sha256'), size, mime: must(input.mime, 'mime') };
+/** Inline bytes, decoded and checked against what the request says of them. */
+type InlineContent = Content & { bytes: Buffer };
+
+/** How a new file is made, decided once from the request and the limits. */
+export type Creation =
+  /** bytes up to smallBlobBytes: kept in the database, by the record's own statement */
+  | { path: 'inline-small'; content: InlineContent }
+  /** larger bytes: put in the blob store, then recorded */
+  | { path: 'inline-large'; content: InlineContent }
+  /** no bytes yet: a record awaiting its upload */
+  | { path: 'placeholder'; content: Content };
+
+/** The request's content (400/413/422 on bad input) and the path that makes its file. */
+export function decideCreation(input: FileInput, limits: FileLimits): Creation {
+  if (input.data === undefined) return { path: 'placeholder', content: placeholderContent(input, limits) };
+  const content = inlineContent(input, limits);
+  return { path: content.size <= limits.smallBlobBytes ? 'inline-small' : 'inline-large', content };
+}
+
+function create(o: CreateFileOptions, entry: Entry, id: string, c: Creation): Promise<Omit<CreatedFile, 'created'>> {
+  switch (c.path) {
+    case 'inline-small':
+      return storeSmallInline(o, entry, id, c.content);
+    case 'inline-large':
+      return storeLargeInline(o, entry, id, c.content);
+    case 'placeholder':
+      return createPlaceholder(o, entry, id, c.content);
   }
-  const bytes = decodeInline(input.data, limits.maxInlineBytes);
+}
+
+function placeholderContent(input: FileInput, limits: FileLimits): Content {
+  const size = must(input.size, 'size');
+  if (size > limits.maxFileBytes)
+    throw new ApiError('too_large', `A file is limited to ${limits.maxFileBytes} bytes`, { fields: { size: 'is over the limit' } });
+  return { hash: must(input.sha256, 'sha256'), size, mime: must(input.mime, 'mime') };
+}
+
+function inlineContent(input: FileInput, limits: FileLimits): InlineContent {
+  const bytes = decodeInline(must(input.data, 'data'), limits.maxInlineBytes);
   const hash = createHash('sha256').update(bytes).digest('hex');
   if (input.size !== undefined && input.size !== bytes.length)
     throw new ApiError('size_mismatch', `data holds ${bytes.length} bytes, not ${input.size}`, { fields: { size: 'does not match data' } });
@@ -95,30 +126,55 @@ function rowFields(input: FileInput, content: Content) {
   };
 }
 
-/** The event log's view of a version `o` makes: its actor, in the entry's chain. */
-const versionEvent = (o: CreateFileOptions, chain: EventChain): VersionEvent => ({ actor: o.actor ?? null, chain });
+/** The row of a new version (or placeholder) `o` makes in `entry`. */
+const newRow = (o: CreateFileOptions, entry: Entry, id: string, content: Content): NewStoredFile => ({
+  id,
+  entryId: entry.id,
+  urlNonce: nonce(),
+  createdBy: o.actor ?? null,
+  restoredFrom: null,
+  ...rowFields(o.input, content),
+});
 
-async function storeInline(o: CreateFileOptions, entry: Entry, id: string, content: Content): Promise<Omit<CreatedFile, 'created'>> {
-  const entryId = entry.id;
-  const entryChain = { ownerId: entry.ownerId, sandbox: entry.sandbox };
-  const row = { id, entryId, urlNonce: nonce(), createdBy: o.actor ?? null, restoredFrom: null, ...rowFields(o.input, content) };
-  // A small blob: file, version and bytes in one statement, the bytes kept in the database (small-blobs.ts).
-  if (content.size <= o.limits.smallBlobBytes) {
-    const { slotRev, ...file } = await insertCurrent(o.db, row, versionEvent(o, entryChain), must(content.bytes, 'inline bytes')).catch(
-      (err) => {
-        if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
-        throw err;
-      },
-    );
-    // Committed (no transaction around it): the history before it may come from the cache.
-    return { file, made: { slotId: file.slotId, rev: slotRev, version: { ...file, version: must(file.version, 'a stored version') } } };
-  }
-  return {
-    file: await placeInline(o, content, async (tx) => {
-      const { slotRev: _, ...file } = await insertCurrent(tx, row, versionEvent(o, entryChain));
-      return file;
-    }),
-  };
+/** The event log's view of a version `o` makes in `entry`: its actor, in the entry's chain. */
+const versionEvent = (o: CreateFileOptions, entry: Entry): VersionEvent => ({
+  actor: o.actor ?? null,
+  chain: { ownerId: entry.ownerId, sandbox: entry.sandbox },
+});
+
+/**
+ * A small blob: file, version and bytes in one autocommit statement, the bytes kept in the
+ * database (small-blobs.ts). One round trip and one commit on purpose (bench/RESULTS.md): no
+ * transaction around it, and nothing of the blob store.
+ */
+async function storeSmallInline(
+  o: CreateFileOptions,
+  entry: Entry,
+  id: string,
+  content: InlineContent,
+): Promise<Omit<CreatedFile, 'created'>> {
+  const made = await insertCurrent(o.db, newRow(o, entry, id, content), versionEvent(o, entry), content.bytes).catch((err) => {
+    if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
+    throw err;
+  });
+  const { slotRev, ...file } = made;
+  // Committed (no transaction around it): the history before it may come from the cache.
+  return { file, made: { slotId: file.slotId, rev: slotRev, version: { ...file, version: must(file.version, 'a stored version') } } };
+}
+
+/** Larger inline bytes: put in the blob store, then recorded with the version (placeInline). */
+async function storeLargeInline(
+  o: CreateFileOptions,
+  entry: Entry,
+  id: string,
+  content: InlineContent,
+): Promise<Omit<CreatedFile, 'created'>> {
+  const row = newRow(o, entry, id, content);
+  const file = await placeInline(o, content, async (tx) => {
+    const { slotRev: _, ...file } = await insertCurrent(tx, row, versionEvent(o, entry));
+    return file;
+  });
+  return { file };
 }
 
 /**
@@ -128,18 +184,18 @@ async function storeInline(o: CreateFileOptions, entry: Entry, id: string, conte
  * already (the store keeps one copy): skipping the write would let any workspace time whether
  * another holds given bytes (SECURITY.md, dedup-timing.test.ts).
  */
-async function placeInline(o: CreateFileOptions, content: Content, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
+async function placeInline(o: CreateFileOptions, content: InlineContent, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
   const blob = { hash: content.hash, size: content.size };
-  await o.store.put(blob.hash, must(content.bytes, 'inline bytes'));
+  await o.store.put(blob.hash, content.bytes);
   const file = await withRecordedBlob(o.db, o.store, blob, refer);
   if (file !== false) return file;
   return holdAndPlace(o, content, (uploadId) => withPlacedBlob(o.db, o.store, { uploadId, ...blob }, refer));
 }
 
 /** Writes inline bytes to a held copy, as an upload's arrive, and runs `place` on it. */
-async function holdAndPlace<T>(o: CreateFileOptions, content: Content, place: (uploadId: string) => Promise<T>): Promise<T> {
+async function holdAndPlace<T>(o: CreateFileOptions, content: InlineContent, place: (uploadId: string) => Promise<T>): Promise<T> {
   const uploadId = `inline-${randomUUID()}`;
-  await o.store.receive(uploadId, [must(content.bytes, 'inline bytes')], { offset: 0, maxBytes: content.size, expectedHash: content.hash });
+  await o.store.receive(uploadId, [content.bytes], { offset: 0, maxBytes: content.size, expectedHash: content.hash });
   try {
     return await place(uploadId);
   } finally {
@@ -147,29 +203,19 @@ async function holdAndPlace<T>(o: CreateFileOptions, content: Content, place: (u
   }
 }
 
-async function createPlaceholder(o: CreateFileOptions, entry: Entry, id: string, content: Content): Promise<File> {
-  try {
-    return await insertPlaceholder(
-      o.db,
-      {
-        id,
-        entryId: entry.id,
-        urlNonce: nonce(),
-        uploadExpiresAt: uploadExpiry(o.limits),
-        createdBy: o.actor ?? null,
-        restoredFrom: null,
-        ...rowFields(o.input, content),
-      },
-      versionEvent(o, { ownerId: entry.ownerId, sandbox: entry.sandbox }),
-    );
-  } catch (err) {
+/** No bytes yet: the placeholder, in its slot, awaiting an upload to its url within the upload window. */
+async function createPlaceholder(o: CreateFileOptions, entry: Entry, id: string, content: Content): Promise<Omit<CreatedFile, 'created'>> {
+  const row = { ...newRow(o, entry, id, content), uploadExpiresAt: uploadExpiry(o.limits) };
+  const file = await insertPlaceholder(o.db, row, versionEvent(o, entry)).catch((err) => {
     if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
     throw err;
-  }
+  });
+  return { file };
 }
 
 /** The same id again: the same request answers 200 (a placeholder with a fresh upload window); other values 409. */
-async function repeated(o: CreateFileOptions, f: File, content: Content): Promise<File> {
+async function repeated(o: CreateFileOptions, f: File, creation: Creation): Promise<File> {
+  const { content } = creation;
   const want = { entryId: o.entryId, ...rowFields(o.input, content) };
   const same =
     f.entryId === want.entryId &&
@@ -185,7 +231,7 @@ async function repeated(o: CreateFileOptions, f: File, content: Content): Promis
     sameJson(f.meta, want.meta);
   if (!same) throw new ApiError('conflict', `The file id ${f.id} is already used with other values`);
   if (f.stored) return f;
-  if (content.bytes) return completeWithInline(o, f, content);
+  if (creation.path !== 'placeholder') return completeWithInline(o, f, creation.content);
   return o.db.file.update({ where: { id: f.id }, data: { uploadExpiresAt: uploadExpiry(o.limits) } });
 }
 
@@ -194,7 +240,7 @@ async function repeated(o: CreateFileOptions, f: File, content: Content): Promis
  * the same lease, so an upload running meanwhile wins (this answers 409 upload_in_progress) or
  * finds the file stored; the bytes of the two never mix.
  */
-async function completeWithInline(o: CreateFileOptions, f: File, content: Content): Promise<File> {
+async function completeWithInline(o: CreateFileOptions, f: File, content: InlineContent): Promise<File> {
   return withUploadLease(o.db, f.id, INLINE_LEASE_IDLE_MS, async (lease) => {
     if (lease.file.stored) return lease.file;
     const file = await placeInline(o, content, async (tx) => {

@@ -1,7 +1,7 @@
 // GET, PUT (caller id), PATCH and DELETE of one entry — docs/api.md, Input.
 import { siloTarget } from '@/lib/http/auth';
 import { limits, siloContext } from '@/lib/http/context';
-import { fileRecord } from '@/lib/http/file-reply';
+import { fileRecord } from '@/lib/silo/files/file-record';
 import { pathId, readJson } from '@/lib/http/request';
 import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';

@@ -5,7 +5,8 @@
 // (bench/small-requests.ts). PUT …/files/{id} (the caller's id) is [id].ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { siloContext } from '@/lib/http/context';
-import { answerFileCreate, fileRecord } from '@/lib/http/file-reply';
+import { answerFileCreate } from '@/lib/http/file-reply';
+import { fileRecord } from '@/lib/silo/files/file-record';
 import { viaWeb } from '@/lib/http/node-adapter';
 import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
 import { pathId } from '@/lib/http/request';
