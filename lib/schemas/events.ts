@@ -65,13 +65,24 @@ export const EventRecord = z
 
 export const eventListQuery = built((maxLimit: number) =>
   listQuery(maxLimit).extend({
+    order: z
+      .enum(['asc', 'desc'])
+      .default('asc')
+      .meta({ description: 'asc: oldest first (the default); desc: newest first, paged with ?before=' }),
     after: z.coerce
       .number()
       .int()
       .min(0)
       .max(Number.MAX_SAFE_INTEGER)
       .optional()
-      .meta({ description: 'Records after this seq (the last seq of the previous page)', example: 40 }),
+      .meta({ description: 'Records after this seq (oldest first: the last seq of the previous page)', example: 40 }),
+    before: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .meta({ description: 'Records before this seq (newest first: the last seq of the previous page)', example: 61 }),
     entry_id: uuid.optional().meta({ description: "Only this entry's records" }),
     type: z
       .enum(Object.keys(EVENT_TYPES) as [keyof typeof EVENT_TYPES])
@@ -84,8 +95,11 @@ export const EventList = z
   .object({
     list: z.array(EventRecord),
     limit: z.number().int().min(0).meta({ description: 'The page size asked for (or the default)', example: 20 }),
-    cursor: z.string().optional().meta({ description: 'The seq this page starts after' }),
-    next_cursor: z.string().optional().meta({ description: 'Pass as ?after= (or ?cursor=) for the next page; absent on the last' }),
+    cursor: z.string().optional().meta({ description: 'The seq this page starts after (newest first: before)' }),
+    next_cursor: z.string().optional().meta({
+      description:
+        'The last seq of this page: pass it as ?after= (newest first: ?before=), or as ?cursor= in either order, for the next page; absent on the last',
+    }),
   })
   .meta({ id: 'EventList' });
 
