@@ -55,7 +55,7 @@ export function ActivityTable({ ownerId, filter, onEntry, empty }: Props) {
       className: styles.nowrap,
       cell: (e) =>
         e.entry_id ? (
-          <span className="row">
+          <span className={styles.entryCell}>
             {e.type === 'entry.deleted' ? (
               <span className="mono">{shortId(e.entry_id)}</span>
             ) : (

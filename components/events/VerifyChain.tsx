@@ -40,7 +40,7 @@ export function Verdict({ verdict: v }: { verdict: ChainVerdict }) {
       </div>
     );
   return (
-    <div className={styles.verdict}>
+    <div className={`${styles.verdict} ${styles.verdictBad}`}>
       <Badge tone="bad">Failed</Badge> The chain is broken at record {v.first_bad_seq}.<p>{v.reason}</p>
       <p className="muted">
         {records} checked before it; last good record {v.head.seq}, <span className="mono">{shortHash(v.head.hash)}</span>

@@ -44,7 +44,7 @@ test('Activity: newest first, Load more, filters by type and entry, an edit befo
   const edited = entryRows.first();
   await expect(edited).toContainText('file.updated');
   await expect(edited).toContainText('File version 1 edited');
-  await expect(edited).toContainText('Ada Admin (user)');
+  await expect(edited).toContainText('Ada Admin (administrator)');
   await expect(edited.getByRole('list', { name: 'Changes' }).getByRole('listitem')).toHaveCount(1);
   await expect(edited.locator('li')).toContainText('desc');
   await expect(edited.locator('del')).toHaveText('“”');
@@ -67,13 +67,14 @@ test('Activity: newest first, Load more, filters by type and entry, an edit befo
   await expect(rows.nth(1).locator('li')).toContainText('folder');
   await expect(rows.nth(1).locator('del')).toHaveText('“f19”');
   await expect(rows.nth(1).locator('ins')).toHaveText('“f20”');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'activity');
   await page.getByRole('button', { name: 'Load more' }).click();
   await expect(rows).toHaveCount(26);
   expect(await seqs()).toEqual(range(26, 1));
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
   await expect(rows.last()).toContainText('key.created');
   await expect(rows.last()).toContainText('ADMIN_API_KEY (admin key)');
-  await screenshot(page, 'activity');
 
   // By type (the catalogue's), newest first
   await page.getByLabel('Type').selectOption('entry.created');
