@@ -1,8 +1,9 @@
 'use client';
-// One entry: its fields, the upload area and its files with their versions.
+// One entry: its fields, the upload area, its files with their versions, and its activity.
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { EntryActivity } from '@/components/events/EntryActivity';
 import { FileList } from '@/components/files/FileList';
 import { Uploader } from '@/components/files/Uploader';
 import { EnvironmentBadge } from '@/components/ui/Badge';
@@ -94,6 +95,7 @@ export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: stri
         </div>
         <FileList files={e.attachments ?? []} />
       </section>
+      <EntryActivity ownerId={ownerId} entry={e} />
     </>
   );
 }

@@ -1,10 +1,11 @@
 'use client';
-// One workspace: its name (admins rename it), its storage used, and two tabs: its entries and its
-// API keys (?tab=keys).
+// One workspace: its name (admins rename it), its storage used, and tabs: its entries, its API keys
+// (?tab=keys) and its activity (?tab=activity).
 import Link from 'next/link';
 import { Suspense } from 'react';
 import { useMe } from '@/components/shell/UserContext';
 import { EntryBrowser } from '@/components/entries/EntryBrowser';
+import { WorkspaceActivity } from '@/components/events/WorkspaceActivity';
 import { ErrorNote } from '@/components/ui/ErrorNote';
 import { PageHeader } from '@/components/ui/PageHeader';
 import { Skeleton } from '@/components/ui/Skeleton';
@@ -35,6 +36,7 @@ export function WorkspacePage({ id }: { id: string }) {
           tabs={[
             { id: 'entries', label: 'Entries', panel: () => <EntryBrowser ownerId={id} /> },
             { id: 'keys', label: 'API keys', panel: () => <ApiKeys owner={owner.data} /> },
+            { id: 'activity', label: 'Activity', panel: () => <WorkspaceActivity ownerId={id} /> },
           ]}
         />
       </Suspense>

@@ -37,6 +37,24 @@ async function allEvents(request: APIRequestContext, key: string, query = ''): P
   }
 }
 
+/** Every record newest first, a page at a time: `?order=desc`, each next page `?before=` (or `?cursor=`) the last seq. */
+async function allEventsNewestFirst(request: APIRequestContext, key: string, query = '', by: 'before' | 'cursor' = 'before') {
+  const out: EventRecord[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const res = await request.get(`/silo/v1/events?order=desc&limit=3${before ? `&${by}=${before}` : ''}${query}`, {
+      headers: bearer(key),
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    const page = await res.json();
+    expect(page.cursor).toBe(before);
+    out.push(...page.list);
+    if (!page.next_cursor) return out;
+    expect(page.next_cursor).toBe(String(page.list.at(-1).seq));
+    before = page.next_cursor;
+  }
+}
+
 /** What a client checks with a few lines: seq without gaps, prev_hash links, hash of the record without it. */
 function checkChain(records: EventRecord[]) {
   let prev = '0'.repeat(64);
@@ -205,4 +223,58 @@ test('the audit key is public, and the list refuses what it cannot read', async 
   await expectError(await request.get('/silo/v1/events?type=nope', { headers: bearer(owner.liveKey) }), 422, 'validation');
   await expectError(await request.get('/silo/v1/events?after=-1', { headers: bearer(owner.liveKey) }), 422, 'validation');
   await anon.dispose();
+});
+
+test('newest first: ?order=desc pages by ?before= over the chain exactly once, filters included', async ({ request, newOwner }) => {
+  const owner = await newOwner('Newest first');
+  const key = owner.liveKey;
+  const a = await createEntry(request, key, { name: 'A' });
+  const b = await createEntry(request, key, { name: 'B' });
+  for (let i = 1; i <= 4; i++) {
+    for (const e of [a, b])
+      await inlineFile(request, key, e.id, {
+        name: `f${i}.txt`,
+        category: 'attachment',
+        key: 'f',
+        mime: 'text/plain',
+        data: b64(`${e.name} ${i}`),
+      });
+    expect((await request.patch(`/silo/v1/entries/${a.id}`, { headers: bearer(key), data: { folder: `f${i}` } })).status()).toBe(200);
+  }
+  const oldestFirst = await allEvents(request, key);
+  expect(oldestFirst.length).toBe(1 + 2 + 4 * 5); // key.created, two entries, per round two files (created + stored) and an edit
+  checkChain(oldestFirst);
+  const seqs = (list: EventRecord[]) => list.map((r) => r.seq);
+  const newest = [...oldestFirst].reverse();
+  expect(seqs(await allEventsNewestFirst(request, key))).toEqual(seqs(newest));
+  expect(seqs(await allEventsNewestFirst(request, key, '', 'cursor'))).toEqual(seqs(newest));
+  expect(await allEventsNewestFirst(request, key)).toEqual(newest); // the same records, field for field
+
+  const cases: [string, (r: EventRecord) => boolean][] = [
+    ['&type=file.stored', (r) => r.type === 'file.stored'],
+    [`&entry_id=${a.id}`, (r) => r.entry_id === a.id],
+    [`&entry_id=${b.id}&type=file.created`, (r) => r.entry_id === b.id && r.type === 'file.created'],
+    ['&type=entry.updated', (r) => r.type === 'entry.updated'],
+  ];
+  for (const [query, keep] of cases) {
+    const expected = seqs(newest.filter(keep));
+    expect(expected.length, query).toBeGreaterThan(3); // more than one page
+    expect(seqs(await allEventsNewestFirst(request, key, query)), query).toEqual(expected);
+    expect(seqs(await allEvents(request, key, query)), query).toEqual([...expected].reverse());
+  }
+
+  // after and before bound the range in either order
+  const window = async (q: string) =>
+    seqs((await (await request.get(`/silo/v1/events?limit=100&after=10&before=15${q}`, { headers: bearer(key) })).json()).list);
+  expect(await window('')).toEqual([11, 12, 13, 14]);
+  expect(await window('&order=desc')).toEqual([14, 13, 12, 11]);
+  const last = await (await request.get('/silo/v1/events?order=desc&limit=1', { headers: bearer(key) })).json();
+  expect(last).toMatchObject({ list: [{ seq: oldestFirst.length }], next_cursor: String(oldestFirst.length) });
+  expect(last.cursor).toBeUndefined();
+  const end = await (await request.get('/silo/v1/events?order=desc&before=1', { headers: bearer(key) })).json();
+  expect(end.list).toEqual([]);
+  expect(end.next_cursor).toBeUndefined();
+
+  for (const bad of ['order=newest', 'before=0', 'before=-3', 'before=x', 'order=desc&before=1.5'])
+    await expectError(await request.get(`/silo/v1/events?${bad}`, { headers: bearer(key) }), 422, 'validation');
 });

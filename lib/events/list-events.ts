@@ -1,4 +1,6 @@
-// GET /silo/v1/events: a chain's records, oldest first, in keyset pages by seq.
+// GET /silo/v1/events: a chain's records in keyset pages by seq, oldest first or newest first.
+// Each order is one range of an index ending in seq (the chain's, or its entry_id or type one),
+// read forwards or backwards.
 import type { Tx } from '../db/client';
 import type { Chain } from './chain';
 import type { EventType } from './catalogue';
@@ -6,31 +8,39 @@ import { type EventRecord, presentEvent } from './record';
 
 export interface EventQuery {
   limit: number;
+  /** asc (the default): oldest first; desc: newest first */
+  order?: 'asc' | 'desc';
   /** records after this seq */
   after?: number;
+  /** records before this seq */
+  before?: number;
   entry_id?: string;
   type?: EventType;
 }
 
 export async function listEvents(db: Tx, chain: Chain, q: EventQuery) {
-  const after = q.after ?? 0;
+  const desc = q.order === 'desc';
   const rows = await db.event.findMany({
     where: {
       ownerId: chain.ownerId,
       sandbox: chain.sandbox,
-      seq: { gt: BigInt(after) },
+      seq: {
+        ...(q.after !== undefined ? { gt: BigInt(q.after) } : {}),
+        ...(q.before !== undefined ? { lt: BigInt(q.before) } : {}),
+      },
       ...(q.entry_id ? { entryId: q.entry_id } : {}),
       ...(q.type ? { type: q.type } : {}),
     },
-    orderBy: { seq: 'asc' },
+    orderBy: { seq: desc ? 'desc' : 'asc' },
     take: q.limit + 1,
   });
   const list: EventRecord[] = rows.slice(0, q.limit).map(presentEvent);
   const more = rows.length > q.limit;
+  const from = desc ? q.before : q.after;
   return {
     list,
     limit: q.limit,
-    ...(q.after !== undefined ? { cursor: String(q.after) } : {}),
+    ...(from !== undefined ? { cursor: String(from) } : {}),
     ...(more ? { next_cursor: String(list[list.length - 1].seq) } : {}),
   };
 }

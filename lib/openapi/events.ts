@@ -16,8 +16,8 @@ export const eventPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
     get: {
       operationId: 'listEvents',
       tags,
-      summary: "The caller's chain of the event log (its workspace and environment), oldest first",
-      description: `Every change writes one record in the change's own transaction. Types:\n\n${catalogue}`,
+      summary: "The caller's chain of the event log (its workspace and environment), oldest first or newest first",
+      description: `Every change writes one record in the change's own transaction. Keyset pages by seq: oldest first with ?after=, newest first (?order=desc) with ?before=; next_cursor is the last seq of the page. Types:\n\n${catalogue}`,
       requestParams: { query: eventListQuery(l.maxListLimit) },
       responses: { '200': ok('A page of records', EventList), ...errors(401, 422) },
     },

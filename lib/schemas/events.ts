@@ -2,30 +2,9 @@
 // types and OpenAPI.
 import { z } from 'zod';
 import { built, listQuery, recordId, uuid } from './common';
+import { EVENT_TYPES } from './event-types';
 
-/** The kinds of event record, each with what its `data` holds (docs/api.md, Events). */
-export const EVENT_TYPES = {
-  'entry.created': 'An entry was made. data: {key, folder, name, meta}',
-  'entry.updated': 'An entry was edited. data: {before, after} with only the changed fields',
-  'entry.deleted':
-    'An entry was deleted with its files. data: {key, folder, name, files: [{id, category, key, name, version, sha256, size}]}',
-  'file.created':
-    'A file was asked for: inline (then file.stored follows) or a placeholder. data: {name, category, key, mime, size, sha256, placeholder}',
-  'file.stored': 'A version exists: its bytes were received and verified. data: {name, category, key, mime, size, sha256}',
-  'file.updated': 'A version was edited (desc, meta, private, embeddable). data: {before, after}',
-  'file.deleted': 'A version, or a file with its history, was deleted. data: {versions: [{id, version, name, sha256, size}]}',
-  'file.restored':
-    'An earlier version was copied into a new current version. data: {from: {id, version}, name, category, key, mime, size, sha256}',
-  'link.created': 'A time-limited link to a version was made. data: {expires_at}',
-  'link.revoked': 'Every link of a version was revoked. data: {}',
-  'enrollment.created': 'An application was enrolled in the workspace. data: {app_id, app_name}',
-  'enrollment.authorized': 'An application authorized itself for the enrollment and got a token. data: {app_id, token_expires}',
-  'enrollment.disabled': 'An enrollment was disabled: its tokens stop working. data: {app_id}',
-  'enrollment.enabled': 'An enrollment was enabled again. data: {app_id}',
-  'key.created': 'An API key was made. data: {key_id, prefix}',
-  'key.revoked': 'An API key was revoked. data: {key_id, prefix}',
-  'workspace.renamed': 'The workspace was renamed. data: {before: {name}, after: {name}}',
-} as const;
+export { EVENT_TYPES };
 
 const HASH = z
   .string()
@@ -65,13 +44,24 @@ export const EventRecord = z
 
 export const eventListQuery = built((maxLimit: number) =>
   listQuery(maxLimit).extend({
+    order: z
+      .enum(['asc', 'desc'])
+      .default('asc')
+      .meta({ description: 'asc: oldest first (the default); desc: newest first, paged with ?before=' }),
     after: z.coerce
       .number()
       .int()
       .min(0)
       .max(Number.MAX_SAFE_INTEGER)
       .optional()
-      .meta({ description: 'Records after this seq (the last seq of the previous page)', example: 40 }),
+      .meta({ description: 'Records after this seq (oldest first: the last seq of the previous page)', example: 40 }),
+    before: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .meta({ description: 'Records before this seq (newest first: the last seq of the previous page)', example: 61 }),
     entry_id: uuid.optional().meta({ description: "Only this entry's records" }),
     type: z
       .enum(Object.keys(EVENT_TYPES) as [keyof typeof EVENT_TYPES])
@@ -84,8 +74,11 @@ export const EventList = z
   .object({
     list: z.array(EventRecord),
     limit: z.number().int().min(0).meta({ description: 'The page size asked for (or the default)', example: 20 }),
-    cursor: z.string().optional().meta({ description: 'The seq this page starts after' }),
-    next_cursor: z.string().optional().meta({ description: 'Pass as ?after= (or ?cursor=) for the next page; absent on the last' }),
+    cursor: z.string().optional().meta({ description: 'The seq this page starts after (newest first: before)' }),
+    next_cursor: z.string().optional().meta({
+      description:
+        'The last seq of this page: pass it as ?after= (newest first: ?before=), or as ?cursor= in either order, for the next page; absent on the last',
+    }),
   })
   .meta({ id: 'EventList' });
 

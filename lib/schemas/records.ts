@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ApiKeyRecord, AppRecord, AuthorizedEnrollment, EnrollmentRecord, NewApiKey, NewAppSecret, OwnerRecord } from './access';
 import type { ErrorSchema, listOf } from './common';
 import type { EntryRecord, FolderRecord } from './entries';
+import type { ChainVerdict as ChainVerdictSchema, EventRecord as EventRecordSchema } from './events';
 import type { FileLinkRecord, FileRecord as FileRecordType, PreviousVersion as PreviousVersionType } from './files';
 import type { UserRecord } from './users';
 
@@ -29,3 +30,6 @@ export type FileLink = z.infer<typeof FileLinkRecord>;
 export type Entry = EntryRecord;
 export type Folder = FolderRecord;
 export type User = UserRecord;
+/** One record of the event log, and the verdict of its chain's verification. */
+export type EventRecord = z.infer<typeof EventRecordSchema>;
+export type ChainVerdict = z.infer<typeof ChainVerdictSchema>;

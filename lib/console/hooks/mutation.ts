@@ -3,6 +3,9 @@
 // (and refreshes them); the component adds only what it shows (a toast, a dialog, a redirect).
 import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 
+/** The event log's queries (hooks/events.ts): a prefix of all of them. */
+const EVENTS: QueryKey = ['events'];
+
 export interface After<R, V> {
   onSuccess?(result: R, vars: V): void;
   onError?(err: Error): void;
@@ -31,7 +34,9 @@ export function useApiMutation<R, V = void>(
  * data), and the list kept the old answer (issue 20, item 16). So reads in flight are cancelled
  * first (their query reverts to what it had), and the refresh starts a fresh one.
  */
-export async function refreshQueries(queries: QueryClient, keys: QueryKey[]) {
+export async function refreshQueries(queries: QueryClient, changed: QueryKey[]) {
+  // Every change writes an event record: the activity lists are stale after any of them.
+  const keys = [...changed, EVENTS];
   await Promise.all(keys.map((queryKey) => queries.cancelQueries({ queryKey })));
   for (const queryKey of keys) void queries.invalidateQueries({ queryKey });
 }

@@ -1,4 +1,4 @@
-// GET /silo/v1/events: the caller's chain of the event log, oldest first — docs/api.md, Events.
+// GET /silo/v1/events: the caller's chain of the event log, oldest or newest first — docs/api.md, Events.
 import { listEvents } from '@/lib/events/list-events';
 import { siloTarget } from '@/lib/http/auth';
 import { limits, siloContext } from '@/lib/http/context';
@@ -11,8 +11,12 @@ export const { GET } = route({
   GET: async (req) => {
     const c = await siloContext(req);
     const q = readQuery(req.url, eventListQuery(limits().maxListLimit));
-    // ?cursor= is the list's usual name for the same thing (the next_cursor of the last page)
-    const after = q.after ?? (q.cursor !== undefined && /^\d{1,15}$/.test(q.cursor) ? Number(q.cursor) : undefined);
-    return json(await listEvents(c.db, siloTarget(c.principal, req.headers), { ...q, after }));
+    // ?cursor= is the list's usual name for the same thing (the next_cursor of the last page): the
+    // seq to go on after, oldest first, or before, newest first
+    const cursor = q.cursor !== undefined && /^\d{1,15}$/.test(q.cursor) ? Number(q.cursor) : undefined;
+    const desc = q.order === 'desc';
+    const after = desc ? q.after : (q.after ?? cursor);
+    const before = desc ? (q.before ?? cursor) : q.before;
+    return json(await listEvents(c.db, siloTarget(c.principal, req.headers), { ...q, after, before }));
   },
 });

@@ -1,0 +1,26 @@
+// The catalogue of event types, without zod: the console's bundle reads it too (the Activity tab's
+// type filter). lib/schemas/events.ts builds the record's schema from it.
+
+/** The kinds of event record, each with what its `data` holds (docs/api.md, Events). */
+export const EVENT_TYPES = {
+  'entry.created': 'An entry was made. data: {key, folder, name, meta}',
+  'entry.updated': 'An entry was edited. data: {before, after} with only the changed fields',
+  'entry.deleted':
+    'An entry was deleted with its files. data: {key, folder, name, files: [{id, category, key, name, version, sha256, size}]}',
+  'file.created':
+    'A file was asked for: inline (then file.stored follows) or a placeholder. data: {name, category, key, mime, size, sha256, placeholder}',
+  'file.stored': 'A version exists: its bytes were received and verified. data: {name, category, key, mime, size, sha256}',
+  'file.updated': 'A version was edited (desc, meta, private, embeddable). data: {before, after}',
+  'file.deleted': 'A version, or a file with its history, was deleted. data: {versions: [{id, version, name, sha256, size}]}',
+  'file.restored':
+    'An earlier version was copied into a new current version. data: {from: {id, version}, name, category, key, mime, size, sha256}',
+  'link.created': 'A time-limited link to a version was made. data: {expires_at}',
+  'link.revoked': 'Every link of a version was revoked. data: {}',
+  'enrollment.created': 'An application was enrolled in the workspace. data: {app_id, app_name}',
+  'enrollment.authorized': 'An application authorized itself for the enrollment and got a token. data: {app_id, token_expires}',
+  'enrollment.disabled': 'An enrollment was disabled: its tokens stop working. data: {app_id}',
+  'enrollment.enabled': 'An enrollment was enabled again. data: {app_id}',
+  'key.created': 'An API key was made. data: {key_id, prefix}',
+  'key.revoked': 'An API key was revoked. data: {key_id, prefix}',
+  'workspace.renamed': 'The workspace was renamed. data: {before: {name}, after: {name}}',
+} as const;
