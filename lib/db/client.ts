@@ -73,7 +73,7 @@ async function openPostgres(url: string, tables: ReadonlySet<string>): Promise<D
     query: async (text, params) => (await pool.query(text, params)).rows,
   };
   const { cache, stop } = changeLogCache(pool);
-  const prisma = newClient(new PrismaPg(pool), cache, tables);
+  const prisma = newClient(new PrismaPg(pool), cache, tables, sql);
   return {
     kind: 'postgres',
     prisma,
@@ -159,7 +159,7 @@ async function openPglite(dataDir: string | undefined, tables: ReadonlySet<strin
       }
     },
   };
-  const prisma = newClient(watchWrites(new PrismaPGlite(lite), cache), cache, tables);
+  const prisma = newClient(watchWrites(new PrismaPGlite(lite), cache), cache, tables, sql);
   return {
     kind: 'pglite',
     prisma,
@@ -179,19 +179,41 @@ const CACHES = Symbol.for('silo.readCaches');
 shared[CACHES] ??= new WeakMap<object, ReadCache>();
 const readCaches = shared[CACHES];
 
+const RUNNERS = Symbol.for('silo.sqlRunners');
+const sharedRunners = globalThis as { [key: symbol]: WeakMap<object, SqlRunner> | undefined };
+sharedRunners[RUNNERS] ??= new WeakMap<object, SqlRunner>();
+const runners = sharedRunners[RUNNERS];
+
+/**
+ * The driver's runner behind a database's own client (autocommit statements, the writes noted for
+ * the read cache as Prisma's are); none for a transaction's client, whose statements must stay in it.
+ */
+export function sqlRunnerOf(db: Db | Tx): SqlRunner | undefined {
+  return runners.get(db);
+}
+
 /** The read cache of a client; none inside a transaction, whose reads must see its own writes. */
 export function readCacheOf(db: Db | Tx): ReadCache {
   return readCaches.get(db) ?? noReadCache;
 }
 
-/** `tables`: every table of the schema, for the check of what cached reads read (declared-reads.ts). */
-function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache, tables: ReadonlySet<string>): PrismaClient {
+/**
+ * `tables`: every table of the schema, for the check of what cached reads read (declared-reads.ts);
+ * `sql`: the driver's own runner, for statements sent past Prisma (direct-query.ts).
+ */
+function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache, tables: ReadonlySet<string>, sql: SqlRunner): PrismaClient {
   const checking = checkingDeclaredReads();
   const driver = checking ? checkDeclaredReads(adapter, tables) : adapter;
   const prisma = countingQueries ? countingClient(driver) : new PrismaClient({ adapter: driver });
   readCaches.set(prisma, checking ? declaringReads(cache) : cache);
+  runners.set(prisma, countingQueries ? countingRunner(sql) : sql);
   return prisma;
 }
+
+const countingRunner = (sql: SqlRunner): SqlRunner => ({
+  exec: (text) => (countQuery(), sql.exec(text)),
+  query: (text, params) => (countQuery(), sql.query(text, params)),
+});
 
 function countingClient(adapter: SqlDriverAdapterFactory): PrismaClient {
   // Query events report every statement and a transaction's COMMIT (not its BEGIN).

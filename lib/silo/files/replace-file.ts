@@ -5,6 +5,7 @@
 // and every one of them gets its own version number: none is lost.
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client';
+import { queryDirect } from '../../db/direct-query';
 import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
 import { type AlsoEvent, appendEventSql, type EventChain, fileEventData } from '../../events/append-event';
@@ -100,12 +101,11 @@ export async function insertCurrent(
         INSERT INTO blobs (hash, size, data) SELECT ${f.hash}, ${f.size}, decode(${base64(bytes)}, 'base64') FROM locked
         ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data),`
     : Prisma.empty;
-  const rows = await tx.$queryRaw<
-    (Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'> & {
-      slotRev: string;
-      eventSeq: bigint;
-    })[]
-  >`
+  const rows = await queryDirect<
+    Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'> & { slotRev: string }
+  >(
+    tx,
+    Prisma.sql`
     WITH ${blob} slot AS (
       INSERT INTO file_slots (id, entry_id, category, key, seq, current_id)
       VALUES (${randomUUID()}::uuid, ${f.entryId}::uuid, ${f.category}, ${f.key ?? f.name}, 1, ${f.id}::uuid)
@@ -117,8 +117,9 @@ export async function insertCurrent(
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, slot.seq, ${f.urlNonce}, now(),
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
     FROM slot
-    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${appendEventSql({ ...ofRow(event), ...created(false) }, madeCurrent(event))} AS "eventSeq"`;
-  const { eventSeq: _, ...made } = rows[0];
+    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${appendEventSql({ ...ofRow(event), ...created(false) }, madeCurrent(event))} AS "eventSeq"`,
+  );
+  const { eventSeq: _, ...made } = rows[0] as (typeof rows)[0] & { eventSeq: unknown };
   // What the statement made or normalised comes back (jsonb keeps its own key order); the rest is what was sent.
   return {
     ...made,

@@ -9,6 +9,8 @@
 // statement with the slot's seq and rev. An answer is the history as it was when its version was
 // made, or as it is when read: never a mix of the two.
 import type { Tx } from '../../db/client';
+import { queryDirect } from '../../db/direct-query';
+import { Prisma } from '../../db/generated/client';
 import { SizedLru } from '../../sized-lru';
 import type { PreviousVersion } from './list-previous-versions';
 import { presentPrevious } from './present-file';
@@ -142,18 +144,22 @@ interface Read {
 
 /** The slot's seq and rev with its stored versions numbered above `above`, newest first; none if the slot is gone. */
 async function readVersions(db: Tx, slotId: string, above: number): Promise<Read | undefined> {
-  const rows = await db.$queryRaw<(Omit<PreviousVersion, 'id'> & { id: string | null; seq: number; rev: string })[]>`
-    SELECT s.seq, s.rev::text AS rev, f.id::text, f.name, f.hash, f.size, f.created_at AS "createdAt", f.version, f."desc",
+  // Sent past Prisma (direct-query.ts): a replacement reads its slot's newest versions each time.
+  const rows = await queryDirect<Omit<PreviousVersion, 'id' | 'size'> & { id: string | null; size: string; seq: number; rev: string }>(
+    db,
+    Prisma.sql`
+    SELECT s.seq, s.rev::text AS rev, f.id::text, f.name, f.hash, f.size::text AS size, f.created_at AS "createdAt", f.version, f."desc",
       f.created_by AS "createdBy", f.restored_from AS "restoredFrom"
     FROM file_slots s LEFT JOIN files f ON f.slot_id = s.id AND f.stored AND f.version > ${above}
     WHERE s.id = ${slotId}::uuid
-    ORDER BY f.version DESC`;
+    ORDER BY f.version DESC`,
+  );
   if (!rows.length) return undefined;
   const versions = rows.filter((r): r is typeof r & { id: string } => r.id !== null);
   return {
     seq: rows[0].seq,
     rev: BigInt(rows[0].rev),
-    rows: versions.map(({ seq: _s, rev: _r, ...v }) => v),
+    rows: versions.map(({ seq: _s, rev: _r, size, ...v }) => ({ ...v, size: BigInt(size) })),
   };
 }
 
