@@ -5,6 +5,7 @@
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { config } from '../config';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 const SIGNED_DATA = '1.2.840.113549.1.7.2';
@@ -20,6 +21,9 @@ export function pkijsEngine() {
     engineSet = true;
   }
 }
+
+/** AUDIT_TSA_CERT as PEM, if set. */
+export const pinnedTsaCert = (): string | undefined => config().AUDIT_TSA_CERT?.replace(/\\n/g, '\n');
 
 export interface Timestamp {
   /** base64 DER of the TimeStampToken */
