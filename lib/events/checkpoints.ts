@@ -4,24 +4,17 @@
 // AUDIT_TSA_URL each also gets an RFC 3161 token (timestamp.ts) in checkpoint_timestamps, after
 // the checkpoint is committed: an authority that is down or answers wrong never holds a checkpoint
 // back; the next round asks again for every checkpoint still without a token.
+import type { z } from 'zod';
 import type { Tx } from '../db/client';
 import type { Checkpoint, CheckpointTimestamp } from '../db/generated/client';
 import { log } from '../log';
+import type { CheckpointRecord as CheckpointRecordSchema } from '../schemas/events';
 import { canonicalJson } from './canonical-json';
 import { chainName } from './chain';
 import { type AuditKey, signBytes, verifyBytes } from './signing-key';
 import { requestTimestamp } from './timestamp';
 
-export interface CheckpointRecord {
-  chain: string;
-  seq: number;
-  hash: string;
-  at: string;
-  key_id: string;
-  signature: string;
-  /** the RFC 3161 token of the payload (base64 DER) and its genTime; null: none (yet) */
-  timestamp: { token: string; gen_time: string } | null;
-}
+export type CheckpointRecord = z.infer<typeof CheckpointRecordSchema>;
 
 /** The bytes a checkpoint's signature is over. */
 export const checkpointPayload = (c: { chain: string; seq: number; hash: string; at: string }) =>

@@ -37,7 +37,11 @@ const ab = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOf
 const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest();
 
 /** Asks the authority at `url` for a token of `payload`, and checks it before keeping it. */
-export async function requestTimestamp(url: string, payload: string, opts: { timeoutMs?: number; pinned?: string } = {}): Promise<Timestamp> {
+export async function requestTimestamp(
+  url: string,
+  payload: string,
+  opts: { timeoutMs?: number; pinned?: string } = {},
+): Promise<Timestamp> {
   pkijsEngine();
   const nonce = randomBytes(8);
   nonce[0] &= 0x7f; // a positive INTEGER

@@ -47,7 +47,11 @@ async function certificate(o: {
   cert.extensions = [];
   if (o.ca)
     cert.extensions.push(
-      new pkijs.Extension({ extnID: '2.5.29.19', critical: true, extnValue: new pkijs.BasicConstraints({ cA: true }).toSchema().toBER(false) }),
+      new pkijs.Extension({
+        extnID: '2.5.29.19',
+        critical: true,
+        extnValue: new pkijs.BasicConstraints({ cA: true }).toSchema().toBER(false),
+      }),
     );
   if (o.eku === 'critical')
     cert.extensions.push(
@@ -67,7 +71,13 @@ export async function startTestTsa(mode: TsaMode = 'good'): Promise<TestTsa> {
   const subtle = webcrypto.subtle as unknown as SubtleCrypto;
   const caKeys = (await subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
   const tsaKeys = (await subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const ca = await certificate({ subject: 'Silo test CA', issuer: 'Silo test CA', publicKey: caKeys.publicKey, signWith: caKeys.privateKey, ca: true });
+  const ca = await certificate({
+    subject: 'Silo test CA',
+    issuer: 'Silo test CA',
+    publicKey: caKeys.publicKey,
+    signWith: caKeys.privateKey,
+    ca: true,
+  });
   const issue = (eku: 'critical' | 'none') =>
     certificate({ subject: 'Silo test TSA', issuer: 'Silo test CA', publicKey: tsaKeys.publicKey, signWith: caKeys.privateKey, eku });
   const tsaCert = await issue('critical');
@@ -76,7 +86,8 @@ export async function startTestTsa(mode: TsaMode = 'good'): Promise<TestTsa> {
   const answer = async (body: Buffer): Promise<Buffer> => {
     if (tsa.mode === 'garbage') return randomBytes(64);
     const req = pkijs.TimeStampReq.fromBER(ab(body));
-    if (tsa.mode === 'refuse') return Buffer.from(new pkijs.TimeStampResp({ status: new pkijs.PKIStatusInfo({ status: 2 }) }).toSchema().toBER(false));
+    if (tsa.mode === 'refuse')
+      return Buffer.from(new pkijs.TimeStampResp({ status: new pkijs.PKIStatusInfo({ status: 2 }) }).toSchema().toBER(false));
     const imprint =
       tsa.mode === 'other-imprint'
         ? new pkijs.MessageImprint({
@@ -97,11 +108,18 @@ export async function startTestTsa(mode: TsaMode = 'good'): Promise<TestTsa> {
     const tstDer = tst.toSchema().toBER(false);
     const cert = tsa.mode === 'no-eku' ? noEkuCert : tsaCert;
     const essCertIdV2 = new asn1js.Sequence({
-      value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: ab(sha256(cert.toSchema().toBER(false))) })] })] })],
+      value: [
+        new asn1js.Sequence({
+          value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: ab(sha256(cert.toSchema().toBER(false))) })] })],
+        }),
+      ],
     });
     const signed = new pkijs.SignedData({
       version: 3,
-      encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: TST_INFO, eContent: new asn1js.OctetString({ valueHex: tstDer }) }),
+      encapContentInfo: new pkijs.EncapsulatedContentInfo({
+        eContentType: TST_INFO,
+        eContent: new asn1js.OctetString({ valueHex: tstDer }),
+      }),
       signerInfos: [
         new pkijs.SignerInfo({
           version: 1,
@@ -120,7 +138,9 @@ export async function startTestTsa(mode: TsaMode = 'good'): Promise<TestTsa> {
     });
     await signed.sign(tsaKeys.privateKey, 0, 'SHA-256');
     const token = new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) });
-    return Buffer.from(new pkijs.TimeStampResp({ status: new pkijs.PKIStatusInfo({ status: 0 }), timeStampToken: token }).toSchema().toBER(false));
+    return Buffer.from(
+      new pkijs.TimeStampResp({ status: new pkijs.PKIStatusInfo({ status: 0 }), timeStampToken: token }).toSchema().toBER(false),
+    );
   };
 
   const server = http.createServer((req, res) => {
