@@ -57,7 +57,12 @@ describe.each(testDatabases())('checkpoint time-stamps on %s', (database) => {
     expect(cp.timestamp).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/), gen_time: expect.any(String) });
     expect(Math.abs(Date.parse(cp.timestamp?.gen_time ?? '') - Date.now())).toBeLessThan(60_000);
     expect((await checkTimestamp(cp.timestamp?.token ?? '', checkpointPayload(cp))).toISOString()).toBe(cp.timestamp?.gen_time);
-    expect(await verifyChain(w.db.prisma, chain, key, { tsaCert: tsa.caPem })).toMatchObject({ ok: true, checkpoints: 1, timestamps: 1 });
+    expect(await verifyChain(w.db.prisma, chain, key, { tsaCert: tsa.caPem })).toMatchObject({
+      ok: true,
+      checkpoints: 1,
+      timestamps: 1,
+      last_checkpoint: cp,
+    });
   });
 
   it('keeps a checkpoint without a token while the authority is down or answers wrong, and fetches it on a later round', async () => {

@@ -8,7 +8,7 @@
 // and `npm run verify-events`.
 import type { Tx } from '../db/client';
 import type { Chain } from './chain';
-import { checkpointPayload, checkpointSigned, presentCheckpoint } from './checkpoints';
+import { type CheckpointRecord, checkpointPayload, checkpointSigned, presentCheckpoint } from './checkpoints';
 import { GENESIS_HASH, presentEvent, recordHash } from './record';
 import type { AuditKey } from './signing-key';
 import { checkTimestamp, TimestampError } from './timestamp';
@@ -21,6 +21,8 @@ export interface ChainVerdict {
   checkpoints: number;
   /** RFC 3161 tokens of those checkpoints checked */
   timestamps: number;
+  /** the newest checkpoint that checked out, with its token: evidence a client may keep */
+  last_checkpoint: CheckpointRecord | null;
   first_bad_seq?: number;
   reason?: string;
 }
@@ -40,12 +42,14 @@ export async function verifyChain(
   let mark = await marks.next();
   let checkpoints = 0;
   let timestamps = 0;
+  let last: CheckpointRecord | null = null;
   const bad = (at: number, reason: string): ChainVerdict => ({
     ok: false,
     checked,
     head: { seq, hash },
     checkpoints,
     timestamps,
+    last_checkpoint: last,
     first_bad_seq: at,
     reason,
   });
@@ -78,6 +82,7 @@ export async function verifyChain(
           timestamps++;
         }
         checkpoints++;
+        last = cp;
         mark = await marks.next();
       }
     }
@@ -88,7 +93,7 @@ export async function verifyChain(
   if (!mark.done) return bad(seq + 1, `a signed checkpoint names record ${mark.value.seq}, but the records end at ${seq}`);
   if (headSeq !== seq) return bad(seq + 1, `the chain's head is record ${headSeq}, but the records end at ${seq}`);
   if (head && head.hash !== hash) return bad(seq, `record ${seq}'s hash is not the chain head's`);
-  return { ok: true, checked, head: { seq, hash }, checkpoints, timestamps };
+  return { ok: true, checked, head: { seq, hash }, checkpoints, timestamps, last_checkpoint: last };
 }
 
 /** The chain's checkpoints by seq, a page at a time. */

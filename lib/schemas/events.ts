@@ -125,6 +125,9 @@ export const ChainVerdict = z
       .int()
       .min(0)
       .meta({ description: 'RFC 3161 tokens of those checkpoints checked (imprint, signature, timeStamping certificate)', example: 3 }),
+    last_checkpoint: CheckpointRecord.nullable().meta({
+      description: 'The newest checkpoint that checked out, with its time-stamp: evidence a client may keep apart',
+    }),
     first_bad_seq: z
       .number()
       .int()
