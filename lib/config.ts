@@ -61,6 +61,10 @@ const schema = z
     // key, PKCS#8 PEM (newlines may be written as \n). Unset: one generated into $DATA_DIR.
     AUDIT_SIGNING_KEY: z.string().min(1).optional(),
     AUDIT_CHECKPOINT_SECONDS: int(60),
+    // An RFC 3161 time-stamp authority each checkpoint also gets a token from (lib/events/timestamp.ts),
+    // and optionally its certificate or its issuer's (PEM, \n allowed) that tokens must chain to.
+    AUDIT_TSA_URL: z.string().url().optional(),
+    AUDIT_TSA_CERT: z.string().min(1).optional(),
     // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
     NEXTAUTH_SECRET: z.string().min(32).optional(),
     // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.

@@ -9,6 +9,7 @@ import { log } from './log';
 import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './db/rate-windows';
 import { startCheckpoints } from './events/checkpoint-job';
+import { pinnedTsaCert } from './events/timestamp';
 import { auditKey } from './events/signing-key';
 import { config, processSettings, type Config } from './config';
 import { database, type Database } from './db/client';
@@ -72,7 +73,11 @@ async function announce() {
   setInterval(() => void sweep(true), SWEEP_EVERY_MS).unref();
   // A bad AUDIT_SIGNING_KEY stops the start, not the first checkpoint a minute later.
   await auditKey();
-  startCheckpoints(db.prisma, c.AUDIT_CHECKPOINT_SECONDS * 1000);
+  startCheckpoints(
+    db.prisma,
+    c.AUDIT_CHECKPOINT_SECONDS * 1000,
+    c.AUDIT_TSA_URL ? { url: c.AUDIT_TSA_URL, pinned: pinnedTsaCert() } : undefined,
+  );
   await announceSetupLink(db, c.DATA_DIR, base);
 }
 

@@ -1,6 +1,7 @@
 // `npm run verify-events` on an embedded database, as an operator runs it: exit 0 when every chain
 // holds, 1 naming the first bad record after one record was edited behind the triggers, and 1 when
-// the checkpoints were signed by a key other than the one the operator kept.
+// the checkpoints were signed by a key other than the one the operator kept; a checkpoint's RFC 3161
+// token is checked (against the authority pinned with --tsa-cert) and a bad one named.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,8 +12,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../lib/db/client';
 import { appendEvent } from '../lib/events/append-event';
 import { systemActor } from '../lib/events/catalogue';
-import { checkpointChains } from '../lib/events/checkpoints';
+import { checkpointChains, checkpointPayload, presentCheckpoint, timestampCheckpoints } from '../lib/events/checkpoints';
 import { auditKeyOf } from '../lib/events/signing-key';
+import { requestTimestamp } from '../lib/events/timestamp';
+import { startTestTsa } from '../lib/testing/test-tsa';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..');
@@ -81,4 +84,37 @@ it('says every chain holds, then names the record edited behind the triggers, an
   const bad = await verifyEvents('--owner', owner);
   expect(bad.code).toBe(1);
   expect(bad.out).toMatch(new RegExp(`${owner}/live: BROKEN at record 2: record 2 is not what its hash says`));
+}, 120_000);
+
+it("checks each checkpoint's time-stamp and names a checkpoint kept with another payload's token", async () => {
+  const tsa = await startTestTsa();
+  const owners: string[] = [];
+  try {
+    await withDb(async (db) => {
+      for (const name of ['Stamped', 'Swapped']) {
+        const id = (await db.prisma.owner.create({ data: { id: randomUUID(), name } })).id;
+        owners.push(id);
+        for (let i = 0; i < 3; i++)
+          await appendEvent(db.prisma, { type: 'entry.created', ownerId: id, sandbox: false, actor: systemActor('test'), data: {} });
+      }
+      await checkpointChains(db.prisma, auditKeyOf(pem));
+      // the second workspace's checkpoint is kept with a token of the first one's payload
+      const first = presentCheckpoint(await db.prisma.checkpoint.findFirstOrThrow({ where: { ownerId: owners[0] } }));
+      const swapped = await requestTimestamp(tsa.url, checkpointPayload(first));
+      await db.prisma.checkpointTimestamp.create({
+        data: { ownerId: owners[1], sandbox: false, seq: 3n, token: swapped.token, genTime: swapped.genTime },
+      });
+      await timestampCheckpoints(db.prisma, { url: tsa.url });
+    });
+  } finally {
+    await tsa.close();
+  }
+  const ca = path.join(dir, 'tsa-ca.pem');
+  await writeFile(ca, tsa.caPem);
+  const good = await verifyEvents('--owner', owners[0], '--tsa-cert', ca);
+  expect(good.out).toMatch(/\/live: ok, 3 records, 1 signed checkpoints \(1 time-stamped\)/);
+  expect(good.code).toBe(0);
+  const bad = await verifyEvents('--owner', owners[1], '--tsa-cert', ca);
+  expect(bad.code).toBe(1);
+  expect(bad.out).toMatch(/BROKEN at record 3: the checkpoint at record 3 has a bad time-stamp: the time-stamp token is for other bytes/);
 }, 120_000);

@@ -2,7 +2,9 @@
 // log straight on the database the server is configured with (same environment and .env files as
 // `npm start`), for an operator who trusts no running server. Checkpoint signatures are checked
 // with the audit key's public half: --public-key names a PEM file the operator keeps; without it,
-// the key the server signs with (AUDIT_SIGNING_KEY or $DATA_DIR/audit-signing-key.pem).
+// the key the server signs with (AUDIT_SIGNING_KEY or $DATA_DIR/audit-signing-key.pem). A
+// checkpoint's RFC 3161 token is checked against its payload and the certificate inside it, which
+// must be --tsa-cert FILE (or AUDIT_TSA_CERT) or be issued by it when either is given.
 // Exit 0: every chain holds; 1: a chain is broken (its first bad record is named); 2: it could not check.
 import { createHash, createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,16 +15,18 @@ import { openDatabase } from '../lib/db/client';
 import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { chainName } from '../lib/events/chain';
 import { auditKey } from '../lib/events/signing-key';
+import { pinnedTsaCert } from '../lib/events/timestamp';
 import { verifyChain } from '../lib/events/verify-chain';
 
-const USAGE = 'usage: npm run verify-events [-- --owner ID] [--public-key FILE]';
+const USAGE = 'usage: npm run verify-events [-- --owner ID] [--public-key FILE] [--tsa-cert FILE]';
 
-function options(argv: string[]): { owner?: string; publicKey?: string } {
-  const out: { owner?: string; publicKey?: string } = {};
+function options(argv: string[]): { owner?: string; publicKey?: string; tsaCert?: string } {
+  const out: { owner?: string; publicKey?: string; tsaCert?: string } = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--owner' && value) out.owner = value;
     else if (flag === '--public-key' && value) out.publicKey = value;
+    else if (flag === '--tsa-cert' && value) out.tsaCert = value;
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
     i++;
   }
@@ -39,6 +43,7 @@ async function main(): Promise<number> {
     lockDataDir(embeddedLockFile(c.DATA_DIR), 'npm run verify-events');
   }
   const key = opts.publicKey ? publicKeyFrom(readFileSync(opts.publicKey, 'utf8')) : await auditKey();
+  const tsaCert = opts.tsaCert ? readFileSync(opts.tsaCert, 'utf8') : pinnedTsaCert();
   const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
   try {
     const chains = await db.prisma.chainHead.findMany({
@@ -48,10 +53,10 @@ async function main(): Promise<number> {
     });
     let broken = 0;
     for (const chain of chains) {
-      const v = await verifyChain(db.prisma, chain, key);
+      const v = await verifyChain(db.prisma, chain, key, { tsaCert });
       if (v.ok)
         console.log(
-          `${chainName(chain)}: ok, ${v.checked} records, ${v.checkpoints} signed checkpoints, head ${v.head.seq} ${v.head.hash}`,
+          `${chainName(chain)}: ok, ${v.checked} records, ${v.checkpoints} signed checkpoints (${v.timestamps} time-stamped), head ${v.head.seq} ${v.head.hash}`,
         );
       else {
         broken++;

@@ -1,32 +1,34 @@
 // Signed checkpoints of the event log: every AUDIT_CHECKPOINT_SECONDS each chain that grew since its
 // last checkpoint gets one, {chain, seq, hash, at} signed with the audit key over its RFC 8785 JSON
-// (docs/api.md, Events). One instance at a time makes them (the `checkpoint` job lease).
+// (docs/api.md, Events). One instance at a time makes them (the `checkpoint` job lease). With
+// AUDIT_TSA_URL each also gets an RFC 3161 token (timestamp.ts) in checkpoint_timestamps, after
+// the checkpoint is committed: an authority that is down or answers wrong never holds a checkpoint
+// back; the next round asks again for every checkpoint still without a token.
+import type { z } from 'zod';
 import type { Tx } from '../db/client';
-import type { Checkpoint } from '../db/generated/client';
+import type { Checkpoint, CheckpointTimestamp } from '../db/generated/client';
+import { log } from '../log';
+import type { CheckpointRecord as CheckpointRecordSchema } from '../schemas/events';
 import { canonicalJson } from './canonical-json';
 import { chainName } from './chain';
 import { type AuditKey, signBytes, verifyBytes } from './signing-key';
+import { requestTimestamp } from './timestamp';
 
-export interface CheckpointRecord {
-  chain: string;
-  seq: number;
-  hash: string;
-  at: string;
-  key_id: string;
-  signature: string;
-}
+export type CheckpointRecord = z.infer<typeof CheckpointRecordSchema>;
 
 /** The bytes a checkpoint's signature is over. */
 export const checkpointPayload = (c: { chain: string; seq: number; hash: string; at: string }) =>
   canonicalJson({ chain: c.chain, seq: c.seq, hash: c.hash, at: c.at });
 
-export const presentCheckpoint = (row: Checkpoint): CheckpointRecord => ({
+/** The one shape of a checkpoint record (verify, the auditor's export). Read rows with `include: { timestamp: true }`. */
+export const presentCheckpoint = (row: Checkpoint & { timestamp?: CheckpointTimestamp | null }): CheckpointRecord => ({
   chain: chainName(row),
   seq: Number(row.seq),
   hash: row.hash,
   at: row.at.toISOString(),
   key_id: row.keyId,
   signature: row.signature,
+  timestamp: row.timestamp ? { token: row.timestamp.token, gen_time: row.timestamp.genTime.toISOString() } : null,
 });
 
 export const checkpointSigned = (c: CheckpointRecord, publicKey: AuditKey['publicKey'] | string) =>
@@ -61,4 +63,43 @@ export async function checkpointChains(db: Tx, key: AuditKey, now = new Date()):
     });
   }
   return grown.length;
+}
+
+export interface TsaOptions {
+  url: string;
+  /** PEM of AUDIT_TSA_CERT */
+  pinned?: string;
+  timeoutMs?: number;
+  /** at most this many tokens a round (the oldest checkpoints without one first) */
+  limit?: number;
+}
+
+/**
+ * Asks the authority for a token of each checkpoint that has none, oldest first, and keeps those
+ * that check out. A failure is logged and leaves the checkpoint for the next round; the first
+ * failure ends this round (the authority is likely down). How many tokens it kept.
+ */
+export async function timestampCheckpoints(db: Tx, tsa: TsaOptions): Promise<number> {
+  const rows = await db.checkpoint.findMany({
+    where: { timestamp: null },
+    orderBy: { at: 'asc' },
+    take: tsa.limit ?? 100,
+  });
+  let kept = 0;
+  for (const row of rows) {
+    const record = presentCheckpoint(row);
+    let stamp: Awaited<ReturnType<typeof requestTimestamp>>;
+    try {
+      stamp = await requestTimestamp(tsa.url, checkpointPayload(record), { pinned: tsa.pinned, timeoutMs: tsa.timeoutMs });
+    } catch (err) {
+      log.warn({ err, chain: record.chain, seq: record.seq }, 'no time-stamp for an event log checkpoint (asked again next round)');
+      break;
+    }
+    await db.checkpointTimestamp.createMany({
+      data: [{ ownerId: row.ownerId, sandbox: row.sandbox, seq: row.seq, token: stamp.token, genTime: stamp.genTime }],
+      skipDuplicates: true,
+    });
+    kept++;
+  }
+  return kept;
 }

@@ -2,13 +2,16 @@
 // more than the last, every prev_hash the last record's hash, every hash the SHA-256 of its
 // record's canonical JSON, and the last record the chain's head. Reads keyset pages, so a million
 // records take bounded memory. Each signed checkpoint of the chain must carry a good signature of
-// the audit key and name a record that is there with that hash. Used by GET /silo/v1/events/verify
+// the audit key and name a record that is there with that hash, and its RFC 3161 token, if it has
+// one, must check out against its payload (timestamp.ts; pinned to AUDIT_TSA_CERT when given,
+// else only to the certificate inside the token). Used by GET /silo/v1/events/verify
 // and `npm run verify-events`.
 import type { Tx } from '../db/client';
 import type { Chain } from './chain';
-import { checkpointSigned, presentCheckpoint } from './checkpoints';
+import { type CheckpointRecord, checkpointPayload, checkpointSigned, presentCheckpoint } from './checkpoints';
 import { GENESIS_HASH, presentEvent, recordHash } from './record';
 import type { AuditKey } from './signing-key';
+import { checkTimestamp, TimestampError } from './timestamp';
 
 export interface ChainVerdict {
   ok: boolean;
@@ -16,24 +19,37 @@ export interface ChainVerdict {
   head: { seq: number; hash: string };
   /** signed checkpoints checked */
   checkpoints: number;
+  /** RFC 3161 tokens of those checkpoints checked */
+  timestamps: number;
+  /** the newest checkpoint that checked out, with its token: evidence a client may keep */
+  last_checkpoint: CheckpointRecord | null;
   first_bad_seq?: number;
   reason?: string;
 }
 
 const PAGE = 1_000;
 
-export async function verifyChain(db: Tx, chain: Chain, key: Pick<AuditKey, 'publicKey' | 'keyId'>): Promise<ChainVerdict> {
+export async function verifyChain(
+  db: Tx,
+  chain: Chain,
+  key: Pick<AuditKey, 'publicKey' | 'keyId'>,
+  opts: { tsaCert?: string } = {},
+): Promise<ChainVerdict> {
   let seq = 0;
   let hash = GENESIS_HASH;
   let checked = 0;
   const marks = checkpointsOf(db, chain);
   let mark = await marks.next();
   let checkpoints = 0;
+  let timestamps = 0;
+  let last: CheckpointRecord | null = null;
   const bad = (at: number, reason: string): ChainVerdict => ({
     ok: false,
     checked,
     head: { seq, hash },
     checkpoints,
+    timestamps,
+    last_checkpoint: last,
     first_bad_seq: at,
     reason,
   });
@@ -57,7 +73,16 @@ export async function verifyChain(db: Tx, chain: Chain, key: Pick<AuditKey, 'pub
           return bad(cp.seq, `the checkpoint at record ${cp.seq} is signed by key ${cp.key_id}, not this instance's ${key.keyId}`);
         if (!checkpointSigned(cp, key.publicKey)) return bad(cp.seq, `the checkpoint at record ${cp.seq} has a bad signature`);
         if (cp.seq === seq && cp.hash !== hash) return bad(cp.seq, `record ${cp.seq} is not the record its signed checkpoint names`);
+        if (cp.timestamp) {
+          const why = await checkTimestamp(cp.timestamp.token, checkpointPayload(cp), { pinned: opts.tsaCert }).then(
+            () => undefined,
+            (err) => (err instanceof TimestampError ? err.message : String(err)),
+          );
+          if (why) return bad(cp.seq, `the checkpoint at record ${cp.seq} has a bad time-stamp: ${why}`);
+          timestamps++;
+        }
         checkpoints++;
+        last = cp;
         mark = await marks.next();
       }
     }
@@ -68,7 +93,7 @@ export async function verifyChain(db: Tx, chain: Chain, key: Pick<AuditKey, 'pub
   if (!mark.done) return bad(seq + 1, `a signed checkpoint names record ${mark.value.seq}, but the records end at ${seq}`);
   if (headSeq !== seq) return bad(seq + 1, `the chain's head is record ${headSeq}, but the records end at ${seq}`);
   if (head && head.hash !== hash) return bad(seq, `record ${seq}'s hash is not the chain head's`);
-  return { ok: true, checked, head: { seq, hash }, checkpoints };
+  return { ok: true, checked, head: { seq, hash }, checkpoints, timestamps, last_checkpoint: last };
 }
 
 /** The chain's checkpoints by seq, a page at a time. */
@@ -79,6 +104,7 @@ async function* checkpointsOf(db: Tx, chain: Chain) {
       where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: after } },
       orderBy: { seq: 'asc' },
       take: PAGE,
+      include: { timestamp: true },
     });
     for (const row of rows) yield presentCheckpoint(row);
     if (rows.length < PAGE) return;

@@ -82,6 +82,27 @@ export const EventList = z
   })
   .meta({ id: 'EventList' });
 
+export const CheckpointRecord = z
+  .object({
+    chain: z.string().meta({ description: '`<workspace id>/live` or `<workspace id>/sandbox`' }),
+    seq: z.number().int().min(1).meta({ description: 'The record the checkpoint names', example: 42 }),
+    hash: HASH,
+    at: z.string().meta({ description: 'When it was made (ISO 8601)', example: '2026-11-26T07:40:00.000Z' }),
+    key_id: z.string().meta({ description: "The audit key's id (GET /utils/v1/audit-key)", example: '3f2a9c0d41b7e6a5' }),
+    signature: z.string().meta({ description: 'base64 Ed25519 signature over the RFC 8785 JSON of {chain, seq, hash, at}' }),
+    timestamp: z
+      .object({
+        token: z.string().meta({
+          description:
+            'base64 DER of the RFC 3161 TimeStampToken whose messageImprint is the SHA-256 of the same bytes the signature is over',
+        }),
+        gen_time: z.string().meta({ description: "The token's genTime (ISO 8601), as the authority says" }),
+      })
+      .nullable()
+      .meta({ description: 'From AUDIT_TSA_URL; null: no token (none configured, or not fetched yet)' }),
+  })
+  .meta({ id: 'CheckpointRecord', description: 'A signed checkpoint of a chain (verify checks it; the auditor export lists them)' });
+
 export const ChainVerdict = z
   .object({
     ok: z.boolean(),
@@ -92,6 +113,14 @@ export const ChainVerdict = z
       .int()
       .min(0)
       .meta({ description: 'Signed checkpoints checked (signature and the record they name)', example: 3 }),
+    timestamps: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'RFC 3161 tokens of those checkpoints checked (imprint, signature, timeStamping certificate)', example: 3 }),
+    last_checkpoint: CheckpointRecord.nullable().meta({
+      description: 'The newest checkpoint that checked out, with its time-stamp: evidence a client may keep apart',
+    }),
     first_bad_seq: z
       .number()
       .int()
