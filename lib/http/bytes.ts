@@ -15,13 +15,7 @@ import { idleGuarded } from './idle-body';
 import { sendJson } from './node-adapter';
 
 /** The bytes of a stored file (from `from.store`, wherever it keeps them), with the contract's fetch headers. */
-export async function serveFile(
-  req: IncomingMessage,
-  res: ServerResponse,
-  from: { store: BlobStore },
-  file: File,
-  download: boolean,
-) {
+export async function serveFile(req: IncomingMessage, res: ServerResponse, from: { store: BlobStore }, file: File, download: boolean) {
   if (!file.stored) throw new ApiError('not_stored', 'The bytes of this file have not been uploaded yet');
   const size = Number(file.size);
   const fetchable = { ...file, size, lastModified: file.storedAt ?? file.createdAt };
