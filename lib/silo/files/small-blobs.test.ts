@@ -2,7 +2,7 @@
 // statement with its bytes, read back through the one store (database-store.ts; ranges too), deduplicated with the
 // store's copy of the same bytes, freed with its last file, safe against a free racing it, swept
 // when nothing refers to it, and checked by fsck.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
 import { toApiError } from '../../http/to-api-error';
@@ -167,8 +167,27 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     const good = await create({ name: 'good.txt', data: b64(Buffer.from(`good ${randomBytes(8).toString('hex')}`)) });
     const bad = await create({ name: 'bad.txt', data: b64(Buffer.from(`bad ${randomBytes(8).toString('hex')}`)) });
     await db().$executeRaw`UPDATE blobs SET data = ${Buffer.from('damaged!')} WHERE hash = ${bad.hash}`;
+    // Kept bytes no file refers to are unreferenced blobs of the one store, and --fix frees them.
+    const lone = Buffer.from(`lone ${randomBytes(8).toString('hex')}`);
+    await db().$executeRaw`INSERT INTO blobs (hash, size, data) VALUES (${sha(lone)}, ${lone.length}, ${lone})`;
     const report = await fsck(db(), w.store);
     expect(report.bad.map((b) => [b.hash, b.problem])).toContainEqual([bad.hash, 'wrong_size']);
     expect(report.bad.map((b) => b.hash)).not.toContain(good.hash);
+    expect(report.unreferenced.map((b) => [b.hash, b.size])).toEqual([[sha(lone), lone.length]]);
+    expect((await fsck(db(), w.store, { fix: true })).freed).toBe(1);
+    expect([await rowOf(sha(lone)), await kept(good.hash)]).toEqual([0, true]);
+  });
+
+  it('keeps the bytes of a placeholder completed inline in the database, as the server store puts them', async () => {
+    const store = new DatabaseStore(db(), w.local, { keepUpTo: LIMIT });
+    const bytes = Buffer.from(`<Invoice>${randomBytes(8).toString('hex')}</Invoice>`);
+    const id = randomUUID();
+    const input = { name: 'later.xml', mime: 'application/xml', size: bytes.length, sha256: sha(bytes) };
+    const made = (opts: object) =>
+      createFile({ db: db(), store, scope, entryId, id, input: parse({ ...input, ...opts }), limits: SMALL_BLOB_LIMITS });
+    expect((await made({})).file.stored).toBe(false);
+    const { file } = await made({ data: b64(bytes) });
+    expect([file.stored, await kept(file.hash), await w.local.exists(file.hash)]).toEqual([true, true, false]);
+    expect((await read(file.hash)).equals(bytes)).toBe(true);
   });
 });
