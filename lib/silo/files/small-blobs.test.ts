@@ -173,8 +173,9 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     const report = await fsck(db(), w.store);
     expect(report.bad.map((b) => [b.hash, b.problem])).toContainEqual([bad.hash, 'wrong_size']);
     expect(report.bad.map((b) => b.hash)).not.toContain(good.hash);
-    expect(report.unreferenced.map((b) => [b.hash, b.size])).toEqual([[sha(lone), lone.length]]);
-    expect((await fsck(db(), w.store, { fix: true })).freed).toBe(1);
+    expect(report.unreferenced.map((b) => [b.hash, b.size])).toContainEqual([sha(lone), lone.length]);
+    expect(report.unreferenced.map((b) => b.hash)).not.toContain(good.hash);
+    expect((await fsck(db(), w.store, { fix: true })).freed).toBeGreaterThanOrEqual(1);
     expect([await rowOf(sha(lone)), await kept(good.hash)]).toEqual([0, true]);
   });
 
