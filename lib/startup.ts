@@ -18,7 +18,7 @@ import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
 import { sweepUploads } from './silo/files/sweep-uploads';
 import { releaseLeasesOfDeadProcesses } from './silo/files/upload-lock';
 import { bindStore, movedDefaultProblem } from './silo/store-binding';
-import { blobStore } from './storage';
+import { blobStore, filesStore } from './storage';
 import type { BlobStore } from './storage/blob-store';
 import { LocalDiskStore } from './storage/local-disk';
 
@@ -66,9 +66,10 @@ async function announce() {
     { url: base, listening, database: db.kind, files },
     `Silo is ready: listening on ${listening}, ${c.PUBLIC_URL ? 'public URL' : 'open'} ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${files})`,
   );
-  await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
+  const bytes = filesStore(db.prisma);
+  await sweepUploads(db.prisma, bytes).catch((err) => log.error({ err }, 'upload sweep failed'));
   // The blob sweep lists the whole store: it runs beside the server, not before it.
-  const sweep = sweeper(db, store, horizon);
+  const sweep = sweeper(db, bytes, horizon);
   void sweep(false);
   setInterval(() => void sweep(true), SWEEP_EVERY_MS).unref();
   // A bad AUDIT_SIGNING_KEY stops the start, not the first checkpoint a minute later.

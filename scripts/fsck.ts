@@ -11,6 +11,7 @@ import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { fsck, type FsckReport } from '../lib/silo/fsck';
 import { bindStore } from '../lib/silo/store-binding';
 import { blobStore } from '../lib/storage';
+import { DatabaseStore } from '../lib/storage/database-store';
 
 const SHOWN = 50;
 
@@ -33,7 +34,8 @@ async function main(): Promise<number> {
   const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
   setDatabase(db);
   try {
-    const store = blobStore();
+    // What the server reads, small blobs in the database included; each read from the database itself, not a cache.
+    const store = new DatabaseStore(db.prisma, blobStore(), { keepUpTo: c.SMALL_BLOB_MAX_BYTES, cache: false });
     const id = await bindStore(db.prisma, store);
     console.log(`database: ${c.DATABASE_URL ? 'PostgreSQL' : `embedded, ${c.DATA_DIR}/db`} (id ${id})`);
     console.log(`blob store: ${c.storageDir}`);

@@ -5,7 +5,6 @@ import type { File } from '../db/generated/client';
 import { ApiError } from '../errors';
 import { fileHeaders, matchesEtag, parseRange, rangeApplies } from '../silo/files/file-headers';
 import { receiveUpload } from '../silo/files/receive-upload';
-import { readBlob } from '../silo/files/small-blobs';
 import { uploadProgress } from '../silo/files/upload-window';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { Db } from '../db/client';
@@ -15,14 +14,8 @@ import { fileRecord } from '../silo/files/file-record';
 import { idleGuarded } from './idle-body';
 import { sendJson } from './node-adapter';
 
-/** The bytes of a stored file (`from`: where they are kept, small-blobs.ts), with the contract's fetch headers. */
-export async function serveFile(
-  req: IncomingMessage,
-  res: ServerResponse,
-  from: { db: Db; store: BlobStore },
-  file: File,
-  download: boolean,
-) {
+/** The bytes of a stored file (from `from.store`, wherever it keeps them), with the contract's fetch headers. */
+export async function serveFile(req: IncomingMessage, res: ServerResponse, from: { store: BlobStore }, file: File, download: boolean) {
   if (!file.stored) throw new ApiError('not_stored', 'The bytes of this file have not been uploaded yet');
   const size = Number(file.size);
   const fetchable = { ...file, size, lastModified: file.storedAt ?? file.createdAt };
@@ -47,7 +40,7 @@ export async function serveFile(
     res.setHeader('Content-Length', size);
   }
   if (req.method === 'HEAD' || size === 0) return void res.end();
-  const stream = await readBlob(from.db, from.store, file.hash, range.kind === 'partial' ? range.range : undefined, size);
+  const stream = await from.store.read(file.hash, range.kind === 'partial' ? range.range : undefined, size);
   await pipeline(stream, res);
 }
 

@@ -6,7 +6,7 @@ import { config } from '../config';
 import { getDb, type Db } from '../db/client';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { BlobStore } from '../storage/blob-store';
-import { blobStore } from '../storage';
+import { filesStore } from '../storage';
 import { authenticate, siloScope, type CallerRequest } from './auth';
 import { requestOrigin } from './request-origin';
 
@@ -35,7 +35,8 @@ export async function signerFor(headers: Headers): Promise<UrlSigner> {
 export async function siloContext(req: CallerRequest): Promise<SiloContext> {
   const principal = await authenticate(req);
   const scope = siloScope(principal);
-  return { db: await getDb(), store: blobStore(), principal, actor: actorOf(principal), scope, signer: await signerFor(req.headers) };
+  const db = await getDb();
+  return { db, store: filesStore(db), principal, actor: actorOf(principal), scope, signer: await signerFor(req.headers) };
 }
 
 export function limits() {

@@ -1,13 +1,14 @@
 // `npm run fsck`: does the blob store hold every blob the database refers to, with the right size
-// and bytes; what does it hold that nothing refers to (blobs, held upload copies)? With `fix`,
+// and bytes; what does it hold that nothing refers to (blobs, held upload copies)? The store is the
+// one the server reads (small blobs kept in the database in front of it: database-store.ts). With `fix`,
 // unreferenced blobs are freed through freeBlobs (the server's locked path, so a racing upload is
 // never hurt) and dead held copies dropped as the upload sweep does.
 import { createHash } from 'node:crypto';
-import type { Db, Tx } from '../db/client';
+import type { Db } from '../db/client';
 import { UUID } from '../schemas/common';
 import type { BlobInfo, BlobStore } from '../storage/blob-store';
+import { storeIn } from '../storage/database-store';
 import { underBlobLock } from './files/blobs';
-import { databaseBytes } from './files/small-blobs';
 import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
 import { sweepUploads } from './files/sweep-uploads';
 import { isUploadExpired } from './files/upload-window';
@@ -67,13 +68,13 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
       report.referenced.bytes += expected.size;
       // A problem is looked at again under the blob's lock: a file deleted (and its bytes
       // freed) by a running server between the two reads is no problem.
-      if (await problemOf(db, store, expected, opts)) {
+      if (await problemOf(store, expected, opts)) {
         const confirmed = await underBlobLock(db, row.hash, async (tx) => {
           const still = await tx.file.findFirst({
             where: { hash: row.hash, stored: true },
             select: { id: true, entryId: true, name: true },
           });
-          const problem = still && (await problemOf(tx, store, expected, opts));
+          const problem = still && (await problemOf(storeIn(store, tx), expected, opts));
           return problem && { ...problem, example: { fileId: still.id, entryId: still.entryId, name: still.name } };
         });
         if (confirmed) report.bad.push({ ...expected, ...confirmed });
@@ -90,21 +91,18 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
   return report;
 }
 
+/** What a fetch serves, checked: the store answers wherever it keeps the bytes (the database's first). */
 async function problemOf(
-  db: Tx,
   store: BlobStore,
   want: { hash: string; size: number },
   opts: FsckOptions,
 ): Promise<Pick<BadBlob, 'problem' | 'actual'> | undefined> {
-  // What a fetch serves: the database's bytes when it keeps them (small-blobs.ts), else the store's.
-  const kept = await databaseBytes(db, want.hash, { cached: false });
-  const size = kept?.length ?? (await store.blobSize(want.hash));
+  const size = await store.blobSize(want.hash);
   if (size === undefined) return { problem: 'missing' };
   if (size !== want.size) return { problem: 'wrong_size', actual: { size } };
   if (opts.verifyBytes === false) return undefined;
   const hasher = createHash('sha256');
-  if (kept) hasher.update(kept);
-  else for await (const chunk of await store.read(want.hash)) hasher.update(chunk as Buffer);
+  for await (const chunk of await store.read(want.hash)) hasher.update(chunk as Buffer);
   const hash = hasher.digest('hex');
   return hash === want.hash ? undefined : { problem: 'wrong_bytes', actual: { size, hash } };
 }

@@ -1,12 +1,16 @@
-// The process's blob store, chosen by configuration: STORAGE=local (a directory) or s3 (a bucket).
+// The process's blob store, chosen by configuration: STORAGE=local (a directory) or s3 (a bucket),
+// and the store of file bytes every reader and writer uses (filesStore): small blobs kept in the
+// database in front of it (database-store.ts).
 import { S3Client } from '@aws-sdk/client-s3';
 import { config, processSettings, type Config } from '../config';
+import type { Db } from '../db/client';
 import { must } from '../must';
 import type { BlobStore } from './blob-store';
+import { DatabaseStore } from './database-store';
 import { LocalDiskStore } from './local-disk';
 import { S3Store } from './s3-store';
 
-const g = globalThis as unknown as { __siloStore?: BlobStore };
+const g = globalThis as unknown as { __siloStore?: BlobStore; __siloFilesStores?: WeakMap<Db, BlobStore> };
 
 export function blobStore(): BlobStore {
   g.__siloStore ??= storeFor(config());
@@ -15,6 +19,22 @@ export function blobStore(): BlobStore {
 
 export function setBlobStore(store: BlobStore) {
   g.__siloStore = store;
+  g.__siloFilesStores = undefined;
+}
+
+/**
+ * Where file bytes are, for everything that reads, tests, places or frees them: the database `db`
+ * for small blobs, blobStore() for the rest (database-store.ts). One per database client, on
+ * globalThis (Next bundles this module once per entry point).
+ */
+export function filesStore(db: Db): BlobStore {
+  g.__siloFilesStores ??= new WeakMap();
+  let store = g.__siloFilesStores.get(db);
+  if (!store) {
+    store = new DatabaseStore(db, blobStore(), { keepUpTo: config().SMALL_BLOB_MAX_BYTES });
+    g.__siloFilesStores.set(db, store);
+  }
+  return store;
 }
 
 export function storeFor(c: Config): BlobStore {

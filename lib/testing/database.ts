@@ -1,12 +1,14 @@
 // For unit tests: a fresh, migrated database (in-memory PGlite, or a throwaway PostgreSQL database
 // when asked and TEST_DATABASE_URL is set) and a blob store in a temp directory whose disk can be
-// made to fail (faulty-disk.ts; it works normally until told otherwise).
+// made to fail (faulty-disk.ts; it works normally until told otherwise), behind the database's
+// small blobs as the server has it (database-store.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, setDatabase, type Database } from '../db/client';
+import { DatabaseStore } from '../storage/database-store';
 import { LocalDiskStore } from '../storage/local-disk';
 import { FaultyDisk } from './faulty-disk';
 
@@ -16,7 +18,13 @@ export interface TestWorld {
   db: Database;
   /** PostgreSQL's URL of this world's database (a second instance may open it); none for PGlite */
   url?: string;
-  store: LocalDiskStore;
+  /**
+   * What the server's code gets (filesStore): the database's small blobs in front of `local`. Its
+   * puts all go to `local` (keepUpTo 0), as TEST_FILE_LIMITS keep every inline file there.
+   */
+  store: DatabaseStore;
+  /** the blob store in storeDir, alone */
+  local: LocalDiskStore;
   storeDir: string;
   disk: FaultyDisk;
   close(): Promise<void>;
@@ -31,10 +39,12 @@ export async function testWorld(opts: { database?: TestDatabase } = {}): Promise
   setDatabase(db);
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'silo-test-'));
   const disk = new FaultyDisk();
+  const local = new LocalDiskStore(storeDir, disk.io);
   return {
     db,
     url: server?.url,
-    store: new LocalDiskStore(storeDir, disk.io),
+    store: new DatabaseStore(db.prisma, local, { keepUpTo: 0 }),
+    local,
     storeDir,
     disk,
     async close() {

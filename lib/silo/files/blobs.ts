@@ -2,11 +2,12 @@
 // Both take a transaction-scoped advisory lock on the hash: a placement holds it from putting
 // the bytes in place until the stored file that refers to them commits, and a free holds it
 // while it looks for references and deletes, so a free never removes bytes that a racing upload
-// is about to point at. The blobs table records what the store holds.
+// is about to point at. The blobs table records what the store holds. Inside these transactions
+// the store is asked through the transaction (storeIn): it may keep bytes in the database.
 import type { Db } from '../../db/client';
 import { Prisma } from '../../db/generated/client';
 import type { BlobStore } from '../../storage/blob-store';
-import { blobExists, forgetBytes } from './small-blobs';
+import { storeIn } from '../../storage/database-store';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 const TX = { timeout: 120_000, maxWait: 120_000 };
@@ -66,7 +67,7 @@ export async function withRecordedBlob<T>(
   try {
     return await db.$transaction(async (tx) => {
       await lockAndRecord(tx, blob);
-      if (!(await store.exists(blob.hash))) throw new BytesGone();
+      if (!(await storeIn(store, tx).exists(blob.hash))) throw new BytesGone();
       return refer(tx);
     }, TX);
   } catch (err) {
@@ -81,7 +82,7 @@ export async function withRecordedBlob<T>(
 export async function withExistingBlob<T>(db: Db, store: BlobStore, hash: string, refer: (tx: Tx) => Promise<T>): Promise<T | false> {
   return db.$transaction(async (tx) => {
     await lockHash(tx, hash);
-    if (!(await blobExists(tx, store, hash))) return false;
+    if (!(await storeIn(store, tx).exists(hash))) return false;
     return refer(tx);
   }, TX);
 }
@@ -108,9 +109,8 @@ export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<strin
         await lockHash(tx, hash);
         const refs = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM files WHERE hash = ${hash} AND stored`;
         if (refs[0].n > 0) return false;
-        await store.delete(hash);
+        await storeIn(store, tx).delete(hash);
         await tx.$executeRaw`DELETE FROM blobs WHERE hash = ${hash}`;
-        forgetBytes(hash);
         return true;
       }, TX);
       if (done) freed++;

@@ -178,7 +178,7 @@ const FILE_COLUMNS = Prisma.raw(
 
 /**
  * Bytes as a text parameter the database decodes: the embedded database's driver would spell a
- * bytea parameter out as hex one byte at a time in JavaScript (small-blobs.ts reads them back so too).
+ * bytea parameter out as hex one byte at a time in JavaScript (database-store.ts reads them back so too).
  */
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 

@@ -1,8 +1,8 @@
 // Small blobs kept in the database (small-blobs.ts): an inline file up to the limit is one
-// statement with its bytes, read back from the database (ranges too), deduplicated with the
+// statement with its bytes, read back through the one store (database-store.ts; ranges too), deduplicated with the
 // store's copy of the same bytes, freed with its last file, safe against a free racing it, swept
 // when nothing refers to it, and checked by fsck.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
 import { toApiError } from '../../http/to-api-error';
@@ -15,7 +15,7 @@ import { createFile } from './create-file';
 import { deleteFile } from './delete-file';
 import { receiveUpload } from './receive-upload';
 import { restoreFile } from './restore-file';
-import { blobExists, databaseBytes, readBlob } from './small-blobs';
+import { DatabaseStore } from '../../storage/database-store';
 import { sweepBlobs } from './sweep-blobs';
 import { TEST_ACTOR } from '../../testing/actor';
 import { expectLogged } from '../../testing/log-capture';
@@ -34,11 +34,16 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     createFile({ db: db(), store: w.store, scope, entryId, input: parse(input), limits }).then((r) => r.file);
   const kept = async (hash: string) =>
     (await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM blobs WHERE hash = ${hash} AND data IS NOT NULL`)[0].n === 1;
+  const keptBytes = async (hash: string) =>
+    Buffer.from(
+      (await db().$queryRaw<{ data: string }[]>`SELECT encode(data, 'base64') AS data FROM blobs WHERE hash = ${hash}`)[0].data,
+      'base64',
+    );
   const rowOf = async (hash: string) =>
     (await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM blobs WHERE hash = ${hash}`)[0].n;
   const read = async (hash: string, range?: { start: number; end: number }) => {
     const parts: Buffer[] = [];
-    for await (const chunk of await readBlob(db(), w.store, hash, range)) parts.push(chunk as Buffer);
+    for await (const chunk of await w.store.read(hash, range)) parts.push(chunk as Buffer);
     return Buffer.concat(parts);
   };
 
@@ -49,15 +54,15 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     const b = await create({ name: 'over.bin', data: b64(over) });
     expect([a.stored, a.hash, Number(a.size)]).toEqual([true, sha(atLimit), LIMIT]);
     expect(await kept(a.hash)).toBe(true);
-    expect(await w.store.exists(a.hash)).toBe(false);
+    expect(await w.local.exists(a.hash)).toBe(false);
     expect(await kept(b.hash)).toBe(false);
-    expect(await w.store.exists(b.hash)).toBe(true);
+    expect(await w.local.exists(b.hash)).toBe(true);
     expect((await read(a.hash)).equals(atLimit)).toBe(true);
     expect((await read(a.hash, { start: 10, end: 19 })).equals(atLimit.subarray(10, 20))).toBe(true);
     expect((await read(b.hash)).equals(over)).toBe(true);
     // smallBlobBytes 0: every blob in the store, as before
     const c = await create({ name: 'store.bin', data: b64(Buffer.from('to the store')) }, { ...SMALL_BLOB_LIMITS, smallBlobBytes: 0 });
-    expect([await kept(c.hash), await w.store.exists(c.hash)]).toEqual([false, true]);
+    expect([await kept(c.hash), await w.local.exists(c.hash)]).toEqual([false, true]);
   });
 
   it('needs nothing of the store: a read-only disk still takes small files', async () => {
@@ -83,16 +88,16 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     expect((await read(two.hash)).equals(bytes)).toBe(true);
     await deleteFile({ actor: TEST_ACTOR, db: db(), store: w.store, file: two });
     expect(await rowOf(two.hash)).toBe(0);
-    expect(await blobExists(db(), w.store, two.hash)).toBe(false);
+    expect(await w.store.exists(two.hash)).toBe(false);
 
     // The same bytes uploaded to a placeholder first (into the store), then sent inline: both hold them.
     const up = Buffer.from(`uploaded ${randomBytes(8).toString('hex')}`);
     const placeholder = await create({ name: 'up.txt', sha256: sha(up), size: up.length, mime: 'text/plain' });
     const uploaded = await receiveUpload({ db: db(), store: w.store, file: placeholder, source: [up], contentRange: null });
     expect(uploaded.kind).toBe('stored');
-    expect([await kept(sha(up)), await w.store.exists(sha(up))]).toEqual([false, true]);
+    expect([await kept(sha(up)), await w.local.exists(sha(up))]).toEqual([false, true]);
     const inline = await create({ name: 'inline.txt', data: b64(up) });
-    expect([await kept(sha(up)), await w.store.exists(sha(up))]).toEqual([true, true]);
+    expect([await kept(sha(up)), await w.local.exists(sha(up))]).toEqual([true, true]);
     await deleteFile({ actor: TEST_ACTOR, db: db(), store: w.store, file: inline });
     await deleteFile({
       actor: TEST_ACTOR,
@@ -100,7 +105,7 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
       store: w.store,
       file: await db().file.findUniqueOrThrow({ where: { id: placeholder.id } }),
     });
-    expect([await rowOf(sha(up)), await w.store.exists(sha(up))]).toEqual([0, false]);
+    expect([await rowOf(sha(up)), await w.local.exists(sha(up))]).toEqual([0, false]);
   });
 
   it('restores a version whose bytes the database keeps', async () => {
@@ -123,10 +128,11 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     let resume!: () => void;
     const gate = new Promise<void>((r) => (resume = r));
     const store = Object.assign(Object.create(w.store), {
-      delete: async (hash: string) => {
+      // `this`: the store as freeBlobs asks it, within its transaction
+      async delete(this: DatabaseStore, hash: string) {
         reached();
         await gate;
-        return w.store.delete(hash);
+        return DatabaseStore.prototype.delete.call(this, hash);
       },
     });
     const freeing = freeBlobs(db(), store, [first.hash]);
@@ -138,7 +144,7 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     resume();
     expect(await freeing).toBe(1);
     const file = await second;
-    expect(await databaseBytes(db(), file.hash, { cached: false })).toEqual(bytes);
+    expect(await keptBytes(file.hash)).toEqual(bytes);
   });
 
   it('is swept when no stored file refers to it; a copy in the store is left to the store sweep', async () => {
@@ -153,7 +159,7 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
 
     await sweepBlobs(db(), w.store, { placedAfter: new Date(Date.now() + 60_000) }); // the store's blobs too new to free
     expect(await rowOf(sha(lone))).toBe(0);
-    expect([await kept(sha(both)), await w.store.exists(sha(both))]).toEqual([false, true]);
+    expect([await kept(sha(both)), await w.local.exists(sha(both))]).toEqual([false, true]);
     expect(await kept(stays.hash)).toBe(true);
   });
 
@@ -161,8 +167,28 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     const good = await create({ name: 'good.txt', data: b64(Buffer.from(`good ${randomBytes(8).toString('hex')}`)) });
     const bad = await create({ name: 'bad.txt', data: b64(Buffer.from(`bad ${randomBytes(8).toString('hex')}`)) });
     await db().$executeRaw`UPDATE blobs SET data = ${Buffer.from('damaged!')} WHERE hash = ${bad.hash}`;
+    // Kept bytes no file refers to are unreferenced blobs of the one store, and --fix frees them.
+    const lone = Buffer.from(`lone ${randomBytes(8).toString('hex')}`);
+    await db().$executeRaw`INSERT INTO blobs (hash, size, data) VALUES (${sha(lone)}, ${lone.length}, ${lone})`;
     const report = await fsck(db(), w.store);
     expect(report.bad.map((b) => [b.hash, b.problem])).toContainEqual([bad.hash, 'wrong_size']);
     expect(report.bad.map((b) => b.hash)).not.toContain(good.hash);
+    expect(report.unreferenced.map((b) => [b.hash, b.size])).toContainEqual([sha(lone), lone.length]);
+    expect(report.unreferenced.map((b) => b.hash)).not.toContain(good.hash);
+    expect((await fsck(db(), w.store, { fix: true })).freed).toBeGreaterThanOrEqual(1);
+    expect([await rowOf(sha(lone)), await kept(good.hash)]).toEqual([0, true]);
+  });
+
+  it('keeps the bytes of a placeholder completed inline in the database, as the server store puts them', async () => {
+    const store = new DatabaseStore(db(), w.local, { keepUpTo: LIMIT });
+    const bytes = Buffer.from(`<Invoice>${randomBytes(8).toString('hex')}</Invoice>`);
+    const id = randomUUID();
+    const input = { name: 'later.xml', mime: 'application/xml', size: bytes.length, sha256: sha(bytes) };
+    const made = (opts: object) =>
+      createFile({ db: db(), store, scope, entryId, id, input: parse({ ...input, ...opts }), limits: SMALL_BLOB_LIMITS });
+    expect((await made({})).file.stored).toBe(false);
+    const { file } = await made({ data: b64(bytes) });
+    expect([file.stored, await kept(file.hash), await w.local.exists(file.hash)]).toEqual([true, true, false]);
+    expect((await read(file.hash)).equals(bytes)).toBe(true);
   });
 });

@@ -84,7 +84,8 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
         await makeCurrent(tx, p, { actor: TEST_ACTOR });
       });
       await placedNow;
-      expect(await w.store.exists(hash)).toBe(true);
+      // On the disk itself: the placing transaction holds the embedded database's one connection.
+      expect(await w.local.exists(hash)).toBe(true);
       const sweeping = sweepBlobs(w.db.prisma, w.store);
       await sweepWaitsOrEnds(sweeping);
       release();

@@ -13,7 +13,7 @@ import type { Db } from '../../db/client';
 import type { BlobStore } from '../../storage/blob-store';
 import { Prisma } from '../../db/generated/client';
 import { freeBlobs, underBlobLock } from './blobs';
-import { forgetBytes } from './small-blobs';
+import { forgetBytes, storeIn } from '../../storage/database-store';
 
 const BATCH = 500;
 
@@ -63,7 +63,8 @@ export async function sweepBlobs(db: Db, store: BlobStore, opts: BlobSweepOption
   }
   await free(batch);
   // Rows of the blobs table whose bytes are gone (freed by hand, or never placed), and bytes the
-  // database keeps (small-blobs.ts) for no file: rows and kept bytes only, never the store's.
+  // database keeps (database-store.ts) for no file, however old (no other database wrote them):
+  // rows and kept bytes only, never the wrapped store's, which the listing above leaves to the horizon.
   for (let after = ''; ; ) {
     const rows = await db.$queryRaw<{ hash: string; kept: boolean }[]>`
       SELECT b.hash, b.data IS NOT NULL AS kept FROM blobs b WHERE b.hash > ${after}
@@ -75,13 +76,12 @@ export async function sweepBlobs(db: Db, store: BlobStore, opts: BlobSweepOption
       if (!kept && (await store.exists(hash))) continue;
       await underBlobLock(db, hash, async (tx) => {
         const unreferenced = Prisma.sql`b.hash = ${hash} AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.stored)`;
-        const changed = (await store.exists(hash))
-          ? await tx.$executeRaw`UPDATE blobs b SET data = NULL WHERE ${unreferenced} AND b.data IS NOT NULL`
-          : await tx.$executeRaw`DELETE FROM blobs b WHERE ${unreferenced}`;
-        if (changed && kept) {
+        if (await tx.$executeRaw`UPDATE blobs b SET data = NULL WHERE ${unreferenced} AND b.data IS NOT NULL`) {
           forgetBytes(hash);
           result.freed++;
         }
+        // Its kept bytes gone, the store holds the blob only if the store it wraps does.
+        if (!(await storeIn(store, tx).exists(hash))) await tx.$executeRaw`DELETE FROM blobs b WHERE ${unreferenced}`;
       }).catch((err) => (failure ??= err));
     }
   }

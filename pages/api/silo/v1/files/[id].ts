@@ -16,7 +16,7 @@ import { findFileByLink } from '@/lib/silo/files/file-links';
 import { ApiError } from '@/lib/errors';
 import { getDb } from '@/lib/db/client';
 import type { File } from '@/lib/db/generated/client';
-import { blobStore } from '@/lib/storage';
+import { filesStore } from '@/lib/storage';
 
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
 
@@ -26,7 +26,7 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   const signer = await signerFor(caller.headers);
   const file = await findFileByUrl({ db, secret: signer.secret, id: pathId(ctx.query.id, 'File not found'), sig: ctx.query.sig ?? null });
   const mayRead = async (f: File) => assertMayRead(db, f, await optionalSiloScope(caller));
-  return { db, signer, file, store: blobStore(), mayRead };
+  return { db, signer, file, store: filesStore(db), mayRead };
 }
 
 /** A link's GET/HEAD: the link is the whole credential. */
@@ -35,7 +35,7 @@ async function readLink(req: IncomingMessage, res: ServerResponse, ctx: NodeCont
   const { secret } = await signerFor(callerOf(req).headers);
   const id = pathId(ctx.query.id, 'File not found');
   const file = await findFileByLink({ db, secret, id, expires: ctx.query.expires, sig });
-  await serveFile(req, res, { db, store: blobStore() }, file, ctx.query.download === '1');
+  await serveFile(req, res, { store: filesStore(db) }, file, ctx.query.download === '1');
 }
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {

@@ -1,0 +1,192 @@
+// The one BlobStore that readers and writers of file bytes use: small blobs kept in the database
+// (`blobs.data`), everything else in the configured store (a directory or a bucket), which it
+// wraps. Reads, exists, sizes and the listing answer from the database first and delegate
+// otherwise; deletion frees both; held copies (uploads) are always the wrapped store's. No reader
+// of bytes needs to know where they are (downloads, links, fsck, the sweep, the export).
+//
+// Who writes the database's bytes: an inline file up to SMALL_BLOB_MAX_BYTES has them written by
+// the same autocommit statement that records the file (insertCurrent, lib/silo/files/small-blobs.ts:
+// one round trip, a measured win, bench/RESULTS.md), and `put` of bytes up to `keepUpTo` here (an
+// inline completion of a placeholder). The row of `blobs` stays the bookkeeping of lib/silo/files/
+// blobs.ts: this store writes and clears `data`, never inserts a row without bytes nor removes one.
+//
+// Inside a transaction (a hash's lock held, blobs.ts) the database must be asked through that
+// transaction: the embedded database has one connection, and a query beside an open transaction
+// waits for it to end. storeIn(store, tx) gives that view.
+import { Readable } from 'node:stream';
+import { SMALL_BLOB_CEILING } from '../config';
+import type { Tx } from '../db/client';
+import { SizedLru } from '../sized-lru';
+import { assertHash, type BlobInfo, type BlobStore, type ByteRange, type ReceiveOptions, type Received } from './blob-store';
+
+export interface DatabaseStoreOptions {
+  /** `put` keeps bytes up to this size in the database; larger ones (and every one with 0) go to the wrapped store */
+  keepUpTo: number;
+  /** serve repeated reads from the process's cache of small bytes (default); fsck reads what the database holds */
+  cache?: boolean;
+}
+
+/**
+ * Bytes by hash, for reads (32 MiB, least recently used), shared by every DatabaseStore of the
+ * process. A hash names its bytes forever, so a cached value can never be wrong: only a freed
+ * blob's may linger in another process, and no stored file refers to it to be read through.
+ * Existence and sizes are never answered from it.
+ */
+const g = globalThis as unknown as { __siloSmallBlobs?: SizedLru<Buffer> };
+const cache = () => (g.__siloSmallBlobs ??= new SizedLru<Buffer>(32 * 1024 * 1024));
+
+/** Forgets this process's cached bytes of a freed blob. */
+export const forgetBytes = (hash: string) => cache().delete(hash);
+
+const BATCH = 500;
+
+export class DatabaseStore implements BlobStore {
+  readonly kind: string;
+
+  constructor(
+    /** the client, or (in a view from within()) an open transaction */
+    private db: Tx,
+    readonly inner: BlobStore,
+    private readonly opts: DatabaseStoreOptions,
+  ) {
+    this.kind = `database+${inner.kind}`;
+  }
+
+  /** This store asking the database through transaction `tx` (everything else is shared, overrides of a test's copy included). */
+  within(tx: Tx): DatabaseStore {
+    return Object.assign(Object.create(this) as DatabaseStore, { db: tx });
+  }
+
+  /** The bytes of `hash` the database keeps, else undefined (in the wrapped store, or gone). */
+  private async kept(hash: string): Promise<Buffer | undefined> {
+    const useCache = this.opts.cache !== false;
+    const cached = useCache ? cache().get(hash) : undefined;
+    if (cached) return cached;
+    // As base64 text: the embedded database's driver parses a bytea column one byte at a time.
+    const rows = await this.db.$queryRaw<
+      { data: string }[]
+    >`SELECT encode(data, 'base64') AS data FROM blobs WHERE hash = ${hash} AND data IS NOT NULL`;
+    if (!rows.length) return undefined;
+    const bytes = Buffer.from(rows[0].data, 'base64');
+    if (useCache) cache().set(hash, bytes, bytes.length);
+    return bytes;
+  }
+
+  receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received> {
+    return this.inner.receive(uploadId, source, opts);
+  }
+
+  heldSize(uploadId: string): Promise<number> {
+    return this.inner.heldSize(uploadId);
+  }
+
+  adoptHeld(uploadId: string, generation: number): Promise<number> {
+    return this.inner.adoptHeld(uploadId, generation);
+  }
+
+  listHeld(): Promise<{ uploadId: string; modifiedAt: Date }[]> {
+    return this.inner.listHeld();
+  }
+
+  dropHeld(uploadId: string): Promise<void> {
+    return this.inner.dropHeld(uploadId);
+  }
+
+  /** A held copy is the wrapped store's, and is placed there (an upload's bytes, of any size). */
+  commitHeld(uploadId: string, hash: string): Promise<void> {
+    return this.inner.commitHeld(uploadId, hash);
+  }
+
+  /**
+   * Up to keepUpTo: one autocommit statement, durable once it returns (the write-ahead log), as a
+   * commitHeld is. A row of the same hash gets the bytes written again, whether it held them or not:
+   * the same work either way (dedup-timing.test.ts).
+   */
+  async put(hash: string, bytes: Uint8Array): Promise<void> {
+    if (bytes.length > this.opts.keepUpTo) return this.inner.put(hash, bytes);
+    assertHash(bytes, hash);
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+    await this.db.$executeRaw`
+      INSERT INTO blobs (hash, size, data) VALUES (${hash}, ${bytes.length}, decode(${text}, 'base64'))
+      ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data`;
+  }
+
+  /** `size` (the file's): bytes over SMALL_BLOB_CEILING are never in the database, and a large file's read asks it nothing. */
+  async read(hash: string, range?: ByteRange, size?: number): Promise<Readable> {
+    if (size !== undefined && size > SMALL_BLOB_CEILING) return this.inner.read(hash, range, size);
+    const bytes = await this.kept(hash);
+    if (!bytes) return this.inner.read(hash, range, size);
+    return Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes], { objectMode: false });
+  }
+
+  async exists(hash: string): Promise<boolean> {
+    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM blobs WHERE hash = ${hash} AND data IS NOT NULL`;
+    return rows.length > 0 || this.inner.exists(hash);
+  }
+
+  async blobSize(hash: string): Promise<number | undefined> {
+    const rows = await this.db.$queryRaw<
+      { size: number }[]
+    >`SELECT octet_length(data)::int AS size FROM blobs WHERE hash = ${hash} AND data IS NOT NULL`;
+    return rows.length ? rows[0].size : this.inner.blobSize(hash);
+  }
+
+  /**
+   * The wrapped store's blobs, then those only the database keeps; a hash in both is listed once,
+   * with the older of its two times (the sweep leaves alone what is older than its horizon).
+   */
+  async *listBlobs(): AsyncIterable<BlobInfo> {
+    const both = new Set<string>();
+    let batch: BlobInfo[] = [];
+    for await (const b of this.inner.listBlobs()) {
+      batch.push(b);
+      if (batch.length < BATCH) continue;
+      yield* await this.keptAmong(batch, both);
+      batch = [];
+    }
+    yield* await this.keptAmong(batch, both);
+    for (let after = ''; ; ) {
+      const rows = await this.db.$queryRaw<{ hash: string; size: number; at: Date }[]>`
+        SELECT hash, octet_length(data)::int AS size, created_at AS at FROM blobs
+        WHERE data IS NOT NULL AND hash > ${after} ORDER BY hash LIMIT ${BATCH}`;
+      if (!rows.length) return;
+      after = rows[rows.length - 1].hash;
+      for (const r of rows) if (!both.has(r.hash)) yield { hash: r.hash, size: r.size, modifiedAt: r.at };
+    }
+  }
+
+  /** `blobs` of the wrapped store, those the database keeps too added to `both` and dated by the older time. */
+  private async keptAmong(blobs: BlobInfo[], both: Set<string>): Promise<BlobInfo[]> {
+    if (!blobs.length) return [];
+    const rows = await this.db.$queryRaw<{ hash: string; at: Date }[]>`
+      SELECT hash, created_at AS at FROM blobs WHERE hash = ANY(${blobs.map((b) => b.hash)}::text[]) AND data IS NOT NULL`;
+    const keptAt = new Map(rows.map((r) => [r.hash, r.at]));
+    return blobs.map((b) => {
+      const at = keptAt.get(b.hash);
+      if (!at) return b;
+      both.add(b.hash);
+      return at < b.modifiedAt ? { ...b, modifiedAt: at } : b;
+    });
+  }
+
+  /** Frees both copies: the wrapped store's first (a read-only store fails before the database changes), then the database's bytes. */
+  async delete(hash: string): Promise<void> {
+    await this.inner.delete(hash);
+    await this.db.$executeRaw`UPDATE blobs SET data = NULL WHERE hash = ${hash} AND data IS NOT NULL`;
+    forgetBytes(hash);
+  }
+
+  claim(databaseId: string): Promise<void> {
+    return this.inner.claim(databaseId);
+  }
+
+  check(): Promise<void> {
+    return this.inner.check();
+  }
+}
+
+/** `store` as seen from inside transaction `tx`: a DatabaseStore asks its database through it; any other store is itself. */
+export function storeIn(store: BlobStore, tx: Tx): BlobStore {
+  const within = (store as Partial<DatabaseStore>).within;
+  return typeof within === 'function' ? within.call(store, tx) : store;
+}
