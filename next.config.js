@@ -29,6 +29,7 @@ module.exports = {
     return {
       beforeFiles: [
         { source: '/silo/v1/files/:id', destination: '/api/silo/v1/files/:id' },
+        { source: '/silo/v1/export', destination: '/api/silo/v1/export' },
         { source: '/silo/v1/entries/:entry_id/files', destination: '/api/silo/v1/entries/:entry_id/files' },
         { source: '/silo/v1/entries/:entry_id/files/:id', destination: '/api/silo/v1/entries/:entry_id/files/:id' },
         { source: '/silo/v1/entries/:entry_id/files/:id/data', destination: '/api/silo/v1/entries/:entry_id/files/:id/data' },
