@@ -19,8 +19,14 @@ export const exportPaths = (): ZodOpenApiPathsObject => ({
         '200': {
           description: 'The ZIP',
           headers: {
-            'Content-Length': { description: 'The whole ZIP, known before the first byte', schema: { type: 'integer', minimum: 22, example: 2147483648 } },
-            'Content-Disposition': { description: 'attachment; filename="silo-export-<workspace>-<live|sandbox>-<from>-<to>.zip"', schema: { type: 'string' } },
+            'Content-Length': {
+              description: 'The whole ZIP, known before the first byte',
+              schema: { type: 'integer', minimum: 22, example: 2147483648 },
+            },
+            'Content-Disposition': {
+              description: 'attachment; filename="silo-export-<workspace>-<live|sandbox>-<from>-<to>.zip"',
+              schema: { type: 'string' },
+            },
           },
           content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
         },

@@ -47,7 +47,8 @@ async function fillWorkspace(db: Db, store: BlobStore) {
   const owner = await createTestOwner(db, 'Müller & Söhne <GmbH>');
   const target = { ownerId: owner.id, sandbox: false };
   const scope: Scope = { owners: [owner.id], sandbox: false };
-  const entry = async (input: object) => (await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: '', name: '', meta: {}, ...input } })).entry.id;
+  const entry = async (input: object) =>
+    (await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: '', name: '', meta: {}, ...input } })).entry.id;
   const e1 = await entry({ key: 'INV-1', folder: 'sales/2026', name: 'Rechnung "1", Köln', meta: { customer: '=HYPERLINK("x")' } });
   const e2 = await entry({ key: '+49 line', name: 'two\nlines' });
   const add = (entryId: string, input: object) =>
@@ -81,13 +82,30 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
   afterAll(() => w?.close());
 
   it('holds every version of the period, the tables, the records, and says so in a signed manifest', async () => {
-    const { size } = await exportTo(zipFile, { db: w.db.prisma, store: w.store, chain: made.chain, period, key, actor: TEST_ACTOR, location: 'https://silo.test' });
+    const { size } = await exportTo(zipFile, {
+      db: w.db.prisma,
+      store: w.store,
+      chain: made.chain,
+      period,
+      key,
+      actor: TEST_ACTOR,
+      location: 'https://silo.test',
+    });
     const bytes = await readFile(zipFile);
     expect(bytes.length).toBe(size);
 
     const members = await readExportZip(zipFile);
     const names = members.map((m) => m.name);
-    expect(names.slice(0, 8)).toEqual(['manifest.json', 'manifest.sig', 'index.xml', 'gdpdu-01-09-2004.dtd', 'entries.csv', 'files.csv', 'events.jsonl', 'checkpoints.jsonl']);
+    expect(names.slice(0, 8)).toEqual([
+      'manifest.json',
+      'manifest.sig',
+      'index.xml',
+      'gdpdu-01-09-2004.dtd',
+      'entries.csv',
+      'files.csv',
+      'events.jsonl',
+      'checkpoints.jsonl',
+    ]);
     for (const f of made.files) {
       const m = members.find((x) => x.name.startsWith(`files/${f.entryId}/${f.id}/v${f.version}-`));
       expect(m?.sha256, f.name).toBe(f.hash);
@@ -102,18 +120,48 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
 
     const filesCsv = parseCsv(at('files.csv').toString('utf8'));
     expect(at('files.csv').subarray(0, 3).toString('hex')).toBe('efbbbf');
-    expect(filesCsv[0]).toEqual(['file_id', 'entry_id', 'entry_key', 'folder', 'category', 'file_key', 'version', 'name', 'mime', 'size', 'sha256', 'stored_at', 'stored_on', 'created_by_type', 'created_by_id', 'created_by_name', 'path']);
+    expect(filesCsv[0]).toEqual([
+      'file_id',
+      'entry_id',
+      'entry_key',
+      'folder',
+      'category',
+      'file_key',
+      'version',
+      'name',
+      'mime',
+      'size',
+      'sha256',
+      'stored_at',
+      'stored_on',
+      'created_by_type',
+      'created_by_id',
+      'created_by_name',
+      'path',
+    ]);
     expect(filesCsv).toHaveLength(made.files.length + 1);
     expect(filesCsv.find((r) => r[0] === made.files[1].id)?.slice(5, 8)).toEqual(['xml', '2', 'inv v2.xml']);
     const entriesCsv = parseCsv(at('entries.csv').toString('utf8'));
-    expect(entriesCsv.find((r) => r[1] === 'INV-1')?.slice(3)).toEqual(['Rechnung "1", Köln', expect.any(String), '{"customer":"=HYPERLINK(\\"x\\")"}']);
+    expect(entriesCsv.find((r) => r[1] === 'INV-1')?.slice(3)).toEqual([
+      'Rechnung "1", Köln',
+      expect.any(String),
+      '{"customer":"=HYPERLINK(\\"x\\")"}',
+    ]);
     expect(at('entries.csv').toString('utf8')).toContain('"Rechnung ""1"", Köln"');
     expect(entriesCsv.find((r) => r[1] === '+49 line')?.[3]).toBe('two\nlines');
 
-    const events = at('events.jsonl').toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = at('events.jsonl')
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events[0].seq).toBe(1);
     expect(events.map((e) => e.type)).toContain('file.stored');
-    const checkpoints = at('checkpoints.jsonl').toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const checkpoints = at('checkpoints.jsonl')
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(checkpoints.at(-1).seq).toBe(events.at(-1).seq);
 
     // The export was recorded, after its own records: the next export of the day shows it.
@@ -140,7 +188,9 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
     // and the check can fail: a Table without its URL is not valid
     const broken = (await readFile(path.join(out, 'index.xml'), 'utf8')).replace(/<URL>files\.csv<\/URL>/, '');
     await writeFile(path.join(out, 'broken.xml'), broken);
-    expect(spawnSync('xmllint', ['--noout', '--dtdvalid', path.join(out, 'gdpdu-01-09-2004.dtd'), path.join(out, 'broken.xml')]).status).not.toBe(0);
+    expect(
+      spawnSync('xmllint', ['--noout', '--dtdvalid', path.join(out, 'gdpdu-01-09-2004.dtd'), path.join(out, 'broken.xml')]).status,
+    ).not.toBe(0);
   });
 
   it('verify names the place after one byte of each kind of member, and of the ZIP records, is changed', async () => {
@@ -168,7 +218,8 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
       );
       expect(err, `byte ${at} (${what})`).toBeInstanceOf(Error);
       expect(err?.name, `byte ${at} (${what}): ${err?.message}`).toBe('ExportBroken');
-      if (what !== 'ZIP' && what !== 'manifest.json') expect(err?.message, `byte ${at}`).toContain(what === 'manifest.sig' ? 'manifest.sig' : what.slice(0, 40));
+      if (what !== 'ZIP' && what !== 'manifest.json')
+        expect(err?.message, `byte ${at}`).toContain(what === 'manifest.sig' ? 'manifest.sig' : what.slice(0, 40));
     }
   }, 120_000);
 
@@ -202,10 +253,19 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
     // source and the reader hold: the store reads 1 MiB at a time).
     const owner = await createTestOwner(w.db.prisma, 'Many');
     const chain = { ownerId: owner.id, sandbox: false };
-    const entryId = (await createEntry({ actor: TEST_ACTOR, db: w.db.prisma, target: chain, input: { folder: '', name: 'many', meta: {} } })).entry.id;
+    const entryId = (
+      await createEntry({ actor: TEST_ACTOR, db: w.db.prisma, target: chain, input: { folder: '', name: 'many', meta: {} } })
+    ).entry.id;
     for (let i = 0; i < 3; i++) {
       const input = parse({ name: `${i}.bin`, data: randomBytes(4 << 20).toString('base64') });
-      await createFile({ db: w.db.prisma, store: w.store, scope: { owners: [owner.id], sandbox: false }, entryId, input, limits: SMALL_BLOB_LIMITS });
+      await createFile({
+        db: w.db.prisma,
+        store: w.store,
+        scope: { owners: [owner.id], sandbox: false },
+        entryId,
+        input,
+        limits: SMALL_BLOB_LIMITS,
+      });
     }
     const plan = await planExport({ db: w.db.prisma, store: counting, chain, period, key, location: 'x' });
     const zip = writeExport(plan);

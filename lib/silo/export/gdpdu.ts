@@ -74,8 +74,10 @@ export const GDPDU_DTD = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 // XML 1.0 cannot hold most control characters, even escaped: they are dropped.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: those are what it removes
-const esc = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+const esc = (s: string) =>
+  s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 const el = (name: string, value: string) => `<${name}>${esc(value)}</${name}>`;
 

@@ -79,7 +79,6 @@ export const periodBounds = (p: ExportQuery) => ({
 });
 
 /** A file name as a ZIP member's last segment: no path separators, nothing Windows cannot create. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces
 export const memberFileName = (name: string) => name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_');
 
 export async function planExport(o: PlanOptions): Promise<ExportPlan> {
@@ -94,9 +93,7 @@ export async function planExport(o: PlanOptions): Promise<ExportPlan> {
   const owner = await o.db.owner.findUniqueOrThrow({ where: { id: o.chain.ownerId }, select: { name: true } });
 
   const table = <R>(t: Table<R>, rows: R[]) =>
-    Buffer.from(
-      BOM + csvRecord(t.columns.map((c) => c.name)) + rows.map((r) => csvRecord(t.columns.map((c) => c.value(r)))).join(''),
-    );
+    Buffer.from(BOM + csvRecord(t.columns.map((c) => c.name)) + rows.map((r) => csvRecord(t.columns.map((c) => c.value(r)))).join(''));
   const index = indexXml({
     supplier: owner.name,
     location: o.location,

@@ -100,7 +100,6 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   };
 }
 
-
 async function readRange(file: string, m: ZipMember): Promise<Buffer> {
   const fh = await open(file, 'r');
   try {
@@ -124,15 +123,23 @@ async function checkTables(byName: Map<string, ZipMember>, text: (name: string) 
     if (rows[0]?.join(',') !== columns.join(',')) throw new ExportBroken(name, 'the header row is not the columns index.xml names');
     const formulas = rows.slice(1).reduce((n, r) => n + r.filter(looksLikeFormula).length, 0);
     if (formulas)
-      notes.push(`${name}: ${formulas} field(s) begin with = + - @ (kept as stored): import the columns as text so a spreadsheet shows them as written`);
+      notes.push(
+        `${name}: ${formulas} field(s) begin with = + - @ (kept as stored): import the columns as text so a spreadsheet shows them as written`,
+      );
     return rows.slice(1).map((r, i) => {
       if (r.length !== columns.length) throw new ExportBroken(`${name}, record ${i + 2}`, `has ${r.length} fields, not ${columns.length}`);
       return Object.fromEntries(columns.map((c, j) => [c, r[j]]));
     });
   };
-  const entries = await table(ENTRIES_TABLE.url, ENTRIES_TABLE.columns.map((c) => c.name));
+  const entries = await table(
+    ENTRIES_TABLE.url,
+    ENTRIES_TABLE.columns.map((c) => c.name),
+  );
   const entryIds = new Set(entries.map((e) => e.entry_id));
-  const files = await table(FILES_TABLE.url, FILES_TABLE.columns.map((c) => c.name));
+  const files = await table(
+    FILES_TABLE.url,
+    FILES_TABLE.columns.map((c) => c.name),
+  );
   const listed = new Set<string>();
   files.forEach((f, i) => {
     const place = `files.csv, record ${i + 2} (${f.path})`;
@@ -172,7 +179,10 @@ async function checkpointsOf(text: string, manifest: Manifest, key: KeyObject): 
 async function checkEvents(file: string, m: ZipMember, manifest: Manifest, checkpoints: Map<number, CheckpointRecord>): Promise<number> {
   if (!m) throw new ExportBroken('events.jsonl', 'missing from the archive');
   const lines = m.size
-    ? createInterface({ input: createReadStream(file, { start: m.offset, end: m.offset + m.size - 1 }), crlfDelay: Number.POSITIVE_INFINITY })
+    ? createInterface({
+        input: createReadStream(file, { start: m.offset, end: m.offset + m.size - 1 }),
+        crlfDelay: Number.POSITIVE_INFINITY,
+      })
     : [];
   let prev: EventRecord | undefined;
   let n = 0;
@@ -188,15 +198,19 @@ async function checkEvents(file: string, m: ZipMember, manifest: Manifest, check
     if (recordHash(r) !== r.hash) throw new ExportBroken(place, `record ${r.seq} is not what its hash says`);
     if (prev && r.seq !== prev.seq + 1) throw new ExportBroken(place, `record ${r.seq} follows record ${prev.seq}`);
     if (prev && r.prev_hash !== prev.hash) throw new ExportBroken(place, `record ${r.seq}'s prev_hash is not record ${prev.seq}'s hash`);
-    if (!prev && r.seq !== manifest.events.first_seq) throw new ExportBroken(place, `the first record is ${r.seq}, manifest.json says ${manifest.events.first_seq}`);
+    if (!prev && r.seq !== manifest.events.first_seq)
+      throw new ExportBroken(place, `the first record is ${r.seq}, manifest.json says ${manifest.events.first_seq}`);
     const mark = checkpoints.get(r.seq);
     if (mark && mark.hash !== r.hash) throw new ExportBroken(place, `record ${r.seq} is not the record its signed checkpoint names`);
     prev = r;
   }
   const last = prev?.seq ?? 0;
-  if (last !== manifest.events.last_seq) throw new ExportBroken('events.jsonl', `the last record is ${last}, manifest.json says ${manifest.events.last_seq}`);
-  if (last && !checkpoints.has(last)) throw new ExportBroken('events.jsonl', `its last record, ${last}, is named by no signed checkpoint in checkpoints.jsonl`);
+  if (last !== manifest.events.last_seq)
+    throw new ExportBroken('events.jsonl', `the last record is ${last}, manifest.json says ${manifest.events.last_seq}`);
+  if (last && !checkpoints.has(last))
+    throw new ExportBroken('events.jsonl', `its last record, ${last}, is named by no signed checkpoint in checkpoints.jsonl`);
   for (const seq of checkpoints.keys())
-    if (seq < manifest.events.first_seq || seq > last) throw new ExportBroken('checkpoints.jsonl', `a checkpoint names record ${seq}, outside events.jsonl`);
+    if (seq < manifest.events.first_seq || seq > last)
+      throw new ExportBroken('checkpoints.jsonl', `a checkpoint names record ${seq}, outside events.jsonl`);
   return n;
 }

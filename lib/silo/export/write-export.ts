@@ -44,7 +44,8 @@ export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {
   const size = new Promise<number>((resolve, reject) => {
     zip.once('error', reject);
     // @types/yazl declares the callback without its argument (the total size).
-    const done = ((total: number) => (total < 0 ? reject(new Error('the export size could not be computed')) : resolve(total))) as () => void;
+    const done = ((total: number) =>
+      total < 0 ? reject(new Error('the export size could not be computed')) : resolve(total)) as () => void;
     zip.end({ forceZip64Format: !!opts.forceZip64, comment: '' }, done);
   });
   // A source that fails (a blob gone, the store down) ends the ZIP with that error.

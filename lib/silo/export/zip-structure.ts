@@ -79,7 +79,8 @@ async function walk(fh: FileHandle, fileSize: number): Promise<ZipMember[]> {
     const place = `ZIP member ${c.index + 1} (${c.name})`;
     if (names.has(c.name)) throw new ExportBroken(place, 'the name appears twice');
     names.add(c.name);
-    if (c.offset !== cursor) throw new ExportBroken(place, `its local header is said to be at byte ${c.offset}, but the previous member ends at ${cursor}`);
+    if (c.offset !== cursor)
+      throw new ExportBroken(place, `its local header is said to be at byte ${c.offset}, but the previous member ends at ${cursor}`);
     const h = await bytesAt(fh, cursor, 30, `${place}, local header`);
     const lh = `${place}, local header`;
     expectField(lh, 'the signature', h.readUInt32LE(0), 0x04034b50);
@@ -95,7 +96,8 @@ async function walk(fh: FileHandle, fileSize: number): Promise<ZipMember[]> {
     expectField(lh, 'the name length', h.readUInt16LE(26), c.nameBytes.length);
     expectField(lh, 'the extra field length', h.readUInt16LE(28), 0);
     const name = await bytesAt(fh, cursor + 30, c.nameBytes.length, lh);
-    if (!name.equals(c.nameBytes)) throw new ExportBroken(lh, `the name is "${name.toString('utf8')}", the central directory says "${c.name}"`);
+    if (!name.equals(c.nameBytes))
+      throw new ExportBroken(lh, `the name is "${name.toString('utf8')}", the central directory says "${c.name}"`);
     const offset = cursor + 30 + name.length;
     const { sha256, crc } = await digest(fh, offset, c.size, place);
     if (crc !== c.crc) throw new ExportBroken(place, `the data's crc-32 is ${crc}, the central directory says ${c.crc}`);
@@ -111,7 +113,8 @@ async function walk(fh: FileHandle, fileSize: number): Promise<ZipMember[]> {
     }
     members.push({ name: c.name, offset, size: c.size, sha256 });
   }
-  if (cursor !== end.cdOffset) throw new ExportBroken('ZIP central directory', `it is said to start at byte ${end.cdOffset}, but the members end at ${cursor}`);
+  if (cursor !== end.cdOffset)
+    throw new ExportBroken('ZIP central directory', `it is said to start at byte ${end.cdOffset}, but the members end at ${cursor}`);
   return members;
 }
 
@@ -152,10 +155,14 @@ async function endRecords(fh: FileHandle, fileSize: number): Promise<EndRecords>
   const cdOffset = e.readUInt32LE(16);
   const locatorAt = fileSize - 22 - 20;
   const locator = locatorAt >= 0 ? await bytesAt(fh, locatorAt, 20, place) : undefined;
-  if (!locator || locator.readUInt32LE(0) !== 0x07064b50) {
-    if (entries === MAX16 || cdSize === MAX32 || cdOffset === MAX32) throw new ExportBroken(place, 'zip64 values without the zip64 records');
+  if (locator?.readUInt32LE(0) !== 0x07064b50) {
+    if (entries === MAX16 || cdSize === MAX32 || cdOffset === MAX32)
+      throw new ExportBroken(place, 'zip64 values without the zip64 records');
     if (cdOffset + cdSize !== fileSize - 22)
-      throw new ExportBroken(place, `the central directory (${cdOffset} + ${cdSize} bytes) does not end where this record starts (${fileSize - 22})`);
+      throw new ExportBroken(
+        place,
+        `the central directory (${cdOffset} + ${cdSize} bytes) does not end where this record starts (${fileSize - 22})`,
+      );
     return { entries, cdSize, cdOffset };
   }
   const lp = 'ZIP zip64 end of central directory locator';
@@ -224,10 +231,22 @@ async function centralDirectory(fh: FileHandle, end: EndRecords): Promise<Centra
       expectField(named, 'the zip64 compressed size', u64(x, 12), size);
       offset = u64(x, 20);
     } else expectField(named, 'the compressed size', h.readUInt32LE(20), size);
-    out.push({ index, name, nameBytes, flags, time: h.readUInt16LE(12), date: h.readUInt16LE(14), crc: h.readUInt32LE(16), size, offset, zip64 });
+    out.push({
+      index,
+      name,
+      nameBytes,
+      flags,
+      time: h.readUInt16LE(12),
+      date: h.readUInt16LE(14),
+      crc: h.readUInt32LE(16),
+      size,
+      offset,
+      zip64,
+    });
     at += 46 + nameLength + extraLength;
   }
   if (at !== stop) throw new ExportBroken('ZIP central directory', `its records end at byte ${at}, not at ${stop}`);
-  if (out.length !== end.entries) throw new ExportBroken('ZIP end of central directory', `it counts ${end.entries} members, the central directory holds ${out.length}`);
+  if (out.length !== end.entries)
+    throw new ExportBroken('ZIP end of central directory', `it counts ${end.entries} members, the central directory holds ${out.length}`);
   return out;
 }
