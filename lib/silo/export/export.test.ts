@@ -78,7 +78,7 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
     w = await testWorld({ database });
     made = await fillWorkspace(w.db.prisma, w.store);
     zipFile = path.join(dir, `${database}.zip`);
-  });
+  }, 180_000);
   afterAll(() => w?.close());
 
   it('holds every version of the period, the tables, the records, and says so in a signed manifest', async () => {
@@ -297,13 +297,13 @@ describe('the export on S3 (s3rver)', () => {
   let s3: LocalS3;
   beforeAll(async () => {
     [w, s3] = await Promise.all([testWorld(), startS3rver()]);
-  });
+  }, 180_000);
   afterAll(async () => {
     await w?.close();
     await s3?.stop();
   });
 
-  it('reads the versions from the bucket, and verifies', async () => {
+  it('reads the versions from the bucket, and verifies', { timeout: 60_000 }, async () => {
     const store = new S3Store({ client: s3.client(), bucket: await s3.createBucket('export') });
     const made = await fillWorkspace(w.db.prisma, store);
     const file = path.join(dir, 's3.zip');

@@ -3,7 +3,10 @@
 // reader takes them (yazl pipes each source into its output), so memory stays flat whatever the
 // export's size and a stalled reader holds no more than the pipes' buffers. The size is known
 // before the first byte (every member's size is in the plan): Content-Length.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { ZipFile } from 'yazl';
 import type { ExportPlan } from './plan-export';
 
@@ -16,7 +19,25 @@ export interface ExportZip {
   abort(): void;
 }
 
+/**
+ * yazl takes each member's CRC-32 from buffer-crc32, in JavaScript: about a tenth of zlib's rate
+ * (bench/RESULTS.md), which would bound the export. zlib's own (node:zlib crc32, the same
+ * polynomial and continuation) is put in its place on the very module instance yazl requires
+ * (yazl is a server external package, next.config.js, so Node loads both). Where that instance
+ * cannot be found the export stays correct, only slower.
+ */
+function useZlibCrc32() {
+  try {
+    const fromRoot = createRequire(path.join(process.cwd(), 'package.json'));
+    const crc = createRequire(fromRoot.resolve('yazl'))('buffer-crc32') as { unsigned: ((b: Buffer | string, prev?: number) => number) & { zlib?: true } };
+    if (crc.unsigned.zlib) return;
+    const unsigned = (b: Buffer | string, prev?: number) => zlib.crc32(b, prev ?? 0) >>> 0;
+    crc.unsigned = Object.assign(unsigned, { zlib: true as const });
+  } catch {}
+}
+
 export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {}): ExportZip {
+  useZlibCrc32();
   const zip = new ZipFile();
   const output = zip.outputStream as unknown as Readable;
   let current: Readable | undefined;
