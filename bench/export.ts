@@ -43,7 +43,20 @@ async function measure(label: string, env: Record<string, string>, files: string
       const body = path.join(files, '..', 'body.json');
       const data = await import('node:fs/promises').then((fs) => fs.readFile(path.join(files, `${i}.bin`)));
       await writeFile(body, JSON.stringify({ name: `${i}.bin`, data: data.toString('base64') }));
-      const r = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Authorization: ${key.Authorization}`, '-H', 'Content-Type: application/json', '--data-binary', `@${body}`, `${server.url}/silo/v1/entries/${entry.id}/files`]);
+      const r = await run('curl', [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-H',
+        `Authorization: ${key.Authorization}`,
+        '-H',
+        'Content-Type: application/json',
+        '--data-binary',
+        `@${body}`,
+        `${server.url}/silo/v1/entries/${entry.id}/files`,
+      ]);
       if (r.stdout !== '201') throw new Error(`file ${i}: ${r.stdout}`);
     }
     const zip = await zipRate(files);
@@ -51,7 +64,16 @@ async function measure(label: string, env: Record<string, string>, files: string
     const baseline = groupRssMB(server.pid);
     const rss = watchRss(server.pid);
     const t = performance.now();
-    const got = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', '-H', `Authorization: ${key.Authorization}`, `${server.url}/silo/v1/export?from=${today}&to=${today}`]);
+    const got = await run('curl', [
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{size_download}',
+      '-H',
+      `Authorization: ${key.Authorization}`,
+      `${server.url}/silo/v1/export?from=${today}&to=${today}`,
+    ]);
     const seconds = (performance.now() - t) / 1000;
     const peak = rss.stop();
     const [status, bytes] = got.stdout.split(' ').map(Number);

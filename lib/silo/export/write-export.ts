@@ -26,10 +26,12 @@ export interface ExportZip {
  * (yazl is a server external package, next.config.js, so Node loads both). Where that instance
  * cannot be found the export stays correct, only slower.
  */
-function useZlibCrc32() {
+function putZlibCrc32() {
   try {
     const fromRoot = createRequire(path.join(process.cwd(), 'package.json'));
-    const crc = createRequire(fromRoot.resolve('yazl'))('buffer-crc32') as { unsigned: ((b: Buffer | string, prev?: number) => number) & { zlib?: true } };
+    const crc = createRequire(fromRoot.resolve('yazl'))('buffer-crc32') as {
+      unsigned: ((b: Buffer | string, prev?: number) => number) & { zlib?: true };
+    };
     if (crc.unsigned.zlib) return;
     const unsigned = (b: Buffer | string, prev?: number) => zlib.crc32(b, prev ?? 0) >>> 0;
     crc.unsigned = Object.assign(unsigned, { zlib: true as const });
@@ -37,7 +39,7 @@ function useZlibCrc32() {
 }
 
 export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {}): ExportZip {
-  useZlibCrc32();
+  putZlibCrc32();
   const zip = new ZipFile();
   const output = zip.outputStream as unknown as Readable;
   let current: Readable | undefined;
