@@ -238,7 +238,7 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
     if (has('unzip')) expect(execFileSync('unzip', ['-t', file]).toString()).toMatch(/No errors detected/);
   });
 
-  it('reads no blob before the reader takes the bytes before it, and an abort closes the one open', async () => {
+  it('opens one version ahead at most while the reader stops taking bytes, and an abort closes what is open', async () => {
     const opened: string[] = [];
     let closed = 0;
     const counting: BlobStore = Object.assign(Object.create(w.store), {
@@ -284,11 +284,12 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
       zip.stream.on('data', take);
     });
     await new Promise((r) => setTimeout(r, 500));
-    expect(opened).toEqual([plan.members[firstBlob].sha256]);
+    // the version being read, and the next opened ahead (not read); never the third
+    expect(opened).toEqual([plan.members[firstBlob].sha256, plan.members[firstBlob + 1].sha256]);
     zip.abort();
     await new Promise((r) => setTimeout(r, 100));
-    expect(closed).toBe(1);
-    expect(opened).toHaveLength(1);
+    expect(closed).toBe(2);
+    expect(opened).toHaveLength(2);
   });
 });
 

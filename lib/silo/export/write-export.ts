@@ -42,23 +42,48 @@ export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {
   putZlibCrc32();
   const zip = new ZipFile();
   const output = zip.outputStream as unknown as Readable;
-  let current: Readable | undefined;
+  /** sources opened and not yet finished: the one being read, and at most one opened ahead */
+  const open = new Set<Readable>();
   let aborted = false;
+  // One source is opened ahead of the one being read: a store whose every read is a request (S3)
+  // then has the next answer's first bytes waiting when the ZIP reaches it, instead of a round trip
+  // per version. It is not read: only its stream's own buffer fills (tens of KiB), whatever the
+  // reader does.
+  const lazy = plan.members.map((m, i) => ({ m, i })).filter(({ m }) => !m.bytes && m.open);
+  const ahead = new Map<number, Promise<Readable>>();
+  const start = (k: number): Promise<Readable> => {
+    const pending = ahead.get(k) ?? lazy[k].m.open?.().then(asReadable);
+    ahead.delete(k);
+    if (!pending) throw new Error(`member ${lazy[k].m.name} has no source`);
+    return pending;
+  };
+  const asReadable = (source: Readable | AsyncIterable<Buffer>) => {
+    const r = source instanceof Readable ? source : Readable.from(source, { objectMode: false });
+    open.add(r);
+    r.once('close', () => open.delete(r));
+    r.once('error', (err) => output.destroy(err));
+    if (aborted) r.destroy();
+    return r;
+  };
   // The DOS time only (no extended timestamp field): every byte of the headers is then checked by
   // verify-export against another.
   const common = { compress: false, forceDosTimestamp: true, forceZip64Format: !!opts.forceZip64 };
+  let k = 0;
   for (const m of plan.members) {
     if (m.bytes) zip.addBuffer(m.bytes, m.name, { ...common, mtime: m.mtime });
     else if (m.open) {
-      const open = m.open;
+      const index = k++;
       zip.addReadStreamLazy(m.name, { ...common, mtime: m.mtime, size: m.size }, (cb) => {
         if (aborted) return cb(new Error('export aborted'), undefined as unknown as Readable);
-        open().then(
-          (source) => {
-            current = source instanceof Readable ? source : Readable.from(source, { objectMode: false });
-            current.once('error', (err) => output.destroy(err));
-            cb(null, current);
-          },
+        const source = start(index);
+        const next = lazy[index + 1]?.m.open;
+        if (next && !ahead.has(index + 1)) {
+          const early = next().then(asReadable);
+          early.catch(() => {}); // its error is the ZIP's when the ZIP reaches it
+          ahead.set(index + 1, early);
+        }
+        source.then(
+          (r) => cb(null, r),
           (err) => cb(err, undefined as unknown as Readable),
         );
       });
@@ -78,7 +103,7 @@ export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {
     size,
     abort() {
       aborted = true;
-      current?.destroy();
+      for (const r of open) r.destroy();
       output.destroy();
     },
   };
