@@ -8,7 +8,7 @@
 module.exports = {
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@node-rs/argon2', 'pg', 'pino'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@node-rs/argon2', 'pg', 'pino', 'yazl'],
   // Console pages (everything but the API services, next-auth and /openapi.json, whose headers are
   // the API's own): never framed by another site (clickjacking), no full URLs leaked in Referer.
   // Not a full CSP: Next's inline scripts, pdf.js and the srcdoc previews would need nonces.
@@ -29,6 +29,7 @@ module.exports = {
     return {
       beforeFiles: [
         { source: '/silo/v1/files/:id', destination: '/api/silo/v1/files/:id' },
+        { source: '/silo/v1/export', destination: '/api/silo/v1/export' },
         { source: '/silo/v1/entries/:entry_id/files', destination: '/api/silo/v1/entries/:entry_id/files' },
         { source: '/silo/v1/entries/:entry_id/files/:id', destination: '/api/silo/v1/entries/:entry_id/files/:id' },
         { source: '/silo/v1/entries/:entry_id/files/:id/data', destination: '/api/silo/v1/entries/:entry_id/files/:id/data' },

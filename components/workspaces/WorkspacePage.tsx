@@ -12,6 +12,7 @@ import { Skeleton } from '@/components/ui/Skeleton';
 import { Tabs } from '@/components/ui/Tabs';
 import { useOwner } from '@/lib/console/hooks/owners';
 import { ApiKeys } from './ApiKeys';
+import { AuditorExport } from './AuditorExport';
 import { RenameWorkspace } from './RenameWorkspace';
 import { UsageSummary } from './Usage';
 
@@ -28,6 +29,7 @@ export function WorkspacePage({ id }: { id: string }) {
       <PageHeader title={owner.data.name}>
         <span className="mono muted id-text">{owner.data.id}</span>
         {me.admin && <RenameWorkspace owner={owner.data} />}
+        <AuditorExport ownerId={id} />
       </PageHeader>
       {owner.data.usage && <UsageSummary usage={owner.data.usage} />}
       <Suspense>

@@ -6,11 +6,11 @@
 // back; the next round asks again for every checkpoint still without a token.
 import type { z } from 'zod';
 import type { Tx } from '../db/client';
-import type { Checkpoint, CheckpointTimestamp } from '../db/generated/client';
+import { type Checkpoint, type CheckpointTimestamp, Prisma } from '../db/generated/client';
 import { log } from '../log';
 import type { CheckpointRecord as CheckpointRecordSchema } from '../schemas/events';
 import { canonicalJson } from './canonical-json';
-import { chainName } from './chain';
+import { type Chain, chainName } from './chain';
 import { type AuditKey, signBytes, verifyBytes } from './signing-key';
 import { requestTimestamp } from './timestamp';
 
@@ -34,11 +34,15 @@ export const presentCheckpoint = (row: Checkpoint & { timestamp?: CheckpointTime
 export const checkpointSigned = (c: CheckpointRecord, publicKey: AuditKey['publicKey'] | string) =>
   verifyBytes(publicKey, checkpointPayload(c), c.signature);
 
-/** Checkpoints every chain whose head moved past its last checkpoint. How many it made. */
-export async function checkpointChains(db: Tx, key: AuditKey, now = new Date()): Promise<number> {
+/**
+ * Checkpoints every chain whose head moved past its last checkpoint (or only `only`, which the
+ * auditor's export does when its last record has none yet). How many it made.
+ */
+export async function checkpointChains(db: Tx, key: AuditKey, now = new Date(), only?: Chain): Promise<number> {
   const grown = await db.$queryRaw<{ owner_id: string; sandbox: boolean; seq: bigint; hash: string }[]>`
     SELECT h.owner_id::text, h.sandbox, h.seq, h.hash FROM chain_heads h
-    WHERE h.seq > coalesce((SELECT max(c.seq) FROM checkpoints c WHERE c.owner_id = h.owner_id AND c.sandbox = h.sandbox), 0)`;
+    WHERE h.seq > coalesce((SELECT max(c.seq) FROM checkpoints c WHERE c.owner_id = h.owner_id AND c.sandbox = h.sandbox), 0)
+      ${only ? Prisma.sql`AND h.owner_id = ${only.ownerId}::uuid AND h.sandbox = ${only.sandbox}` : Prisma.empty}`;
   const at = new Date(Math.floor(now.getTime()));
   for (const h of grown) {
     const record = {

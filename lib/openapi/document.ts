@@ -7,6 +7,7 @@ import { appPaths } from './apps';
 import { consolePaths } from './console';
 import { enrollmentPaths } from './enrollments';
 import { eventPaths } from './events';
+import { exportPaths } from './exports';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
 import { ownerPaths } from './owners';
@@ -63,6 +64,7 @@ export function openApiDocument() {
         ...filePaths(l),
         ...uploadPaths(),
         ...eventPaths(l),
+        ...exportPaths(),
         ...ownerPaths(l),
         ...appPaths(l),
         ...enrollmentPaths(l),

@@ -23,4 +23,6 @@ export const EVENT_TYPES = {
   'key.created': 'An API key was made. data: {key_id, prefix}',
   'key.revoked': 'An API key was revoked. data: {key_id, prefix}',
   'workspace.renamed': 'The workspace was renamed. data: {before: {name}, after: {name}}',
+  'export.created':
+    "An auditor's export of the chain was made (GET /silo/v1/export). data: {from, to, versions, bytes, size, manifest_sha256}",
 } as const;

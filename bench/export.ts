@@ -1,0 +1,110 @@
+// The auditor's export against a real server, on both stores (local disk; S3 through a local
+// s3rver): EXPORT_BYTES (default 2 GiB) in EXPORT_VERSIONS (default 3000) versions of varied size,
+// GET /silo/v1/export streamed by curl to /dev/null, next to `zip -0 -r` over the same bytes as files,
+// to stdout, in the same run. Targets: ≥ 0.5 × zip's rate; server RSS peak − baseline ≤ 100 MB.
+// Run: npx tsx bench/export.ts  (EXPORT_BYTES=268435456 EXPORT_VERSIONS=400 for a quicker run)
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startS3 } from '../e2e/fixtures/s3';
+import { startServer } from '../e2e/fixtures/server';
+import { MB, groupRssMB, watchRss } from './measure';
+
+const SIZE = Number(process.env.EXPORT_BYTES ?? 2 * 1024 ** 3);
+const COUNT = Number(process.env.EXPORT_VERSIONS ?? 3000);
+const run = promisify(execFile);
+
+/** Sizes summing to SIZE, from a few hundred bytes to about twice the mean. */
+function sizes(): number[] {
+  const weights = Array.from({ length: COUNT }, (_, i) => 0.01 + ((i * 7919) % 1000) / 500);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const out = weights.map((w) => Math.max(200, Math.floor((w / sum) * SIZE)));
+  out[0] += SIZE - out.reduce((a, b) => a + b, 0);
+  return out;
+}
+
+async function zipRate(dir: string): Promise<number> {
+  const t = performance.now();
+  await run('sh', ['-c', `cd '${dir}' && zip -0 -r -q - . > /dev/null`], { maxBuffer: 1 << 20 });
+  return SIZE / MB / ((performance.now() - t) / 1000);
+}
+
+async function measure(label: string, env: Record<string, string>, files: string, list: number[]) {
+  const server = await startServer({ database: 'pglite', env });
+  try {
+    const auth = { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' };
+    const owner = await (await fetch(`${server.url}/admin/v1/owners`, { method: 'POST', headers: auth, body: '{"name":"bench"}' })).json();
+    const key = { Authorization: `Bearer ${owner.api_keys[0].key}`, 'Content-Type': 'application/json' };
+    const entry = await (await fetch(`${server.url}/silo/v1/entries`, { method: 'POST', headers: key, body: '{}' })).json();
+    // The same bytes as the files zip reads, sent inline (curl reads each body from its file).
+    for (let i = 0; i < list.length; i++) {
+      const body = path.join(files, '..', 'body.json');
+      const data = await import('node:fs/promises').then((fs) => fs.readFile(path.join(files, `${i}.bin`)));
+      await writeFile(body, JSON.stringify({ name: `${i}.bin`, data: data.toString('base64') }));
+      const r = await run('curl', [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-H',
+        `Authorization: ${key.Authorization}`,
+        '-H',
+        'Content-Type: application/json',
+        '--data-binary',
+        `@${body}`,
+        `${server.url}/silo/v1/entries/${entry.id}/files`,
+      ]);
+      if (r.stdout !== '201') throw new Error(`file ${i}: ${r.stdout}`);
+    }
+    const zip = await zipRate(files);
+    const today = new Date().toISOString().slice(0, 10);
+    const baseline = groupRssMB(server.pid);
+    const rss = watchRss(server.pid);
+    const t = performance.now();
+    const got = await run('curl', [
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{size_download}',
+      '-H',
+      `Authorization: ${key.Authorization}`,
+      `${server.url}/silo/v1/export?from=${today}&to=${today}`,
+    ]);
+    const seconds = (performance.now() - t) / 1000;
+    const peak = rss.stop();
+    const [status, bytes] = got.stdout.split(' ').map(Number);
+    if (status !== 200 || bytes < SIZE) throw new Error(`export: ${got.stdout}`);
+    const rate = bytes / MB / seconds;
+    console.log(
+      `${label}: export ${rate.toFixed(0)} MB/s = ${(rate / zip).toFixed(2)} × zip -0 (${zip.toFixed(0)} MB/s; target ≥ 0.50); server RSS peak − baseline ${Math.max(0, peak - baseline).toFixed(0)} MB (target ≤ 100)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  const dir = path.resolve('tmp', 'bench-export');
+  const files = path.join(dir, 'files');
+  await mkdir(files, { recursive: true });
+  const list = sizes();
+  console.log(`Silo auditor's export benchmark: ${(SIZE / 1024 ** 2).toFixed(0)} MiB in ${COUNT} versions\n`);
+  for (let i = 0; i < list.length; i++) await writeFile(path.join(files, `${i}.bin`), randomBytes(list[i]));
+  const s3 = await startS3();
+  try {
+    await measure('local disk', {}, files, list);
+    await measure('S3 (s3rver)', s3.env, files, list);
+  } finally {
+    await s3.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+// /silo/v1/export: the auditor's export of the caller's chain for a period (docs/api.md, Export).
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { EXPORT_MAX_DAYS, exportQuery } from '../schemas/export';
+import { errors } from './shared';
+
+export const exportPaths = (): ZodOpenApiPathsObject => ({
+  '/silo/v1/export': {
+    get: {
+      operationId: 'exportForAuditor',
+      tags: ['Events'],
+      summary: "An auditor's export: the period's file versions, tables, event records and checkpoints in one signed ZIP",
+      description: [
+        `The caller's workspace and environment (a console user names the workspace with X-Silo-Owner). The period is whole UTC days, \`from\` to \`to\` inclusive, at most ${EXPORT_MAX_DAYS} days; a version belongs to it by the time it was stored.`,
+        'Members (stored uncompressed, zip64 where needed): `manifest.json` (`{"files": {"<member>": {"sha256", "size"}}, …}`) and `manifest.sig` (base64 Ed25519 over manifest.json, the key of GET /utils/v1/audit-key), `index.xml` and `gdpdu-01-09-2004.dtd` (GDPdU), `entries.csv`, `files.csv` (RFC 4180, UTF-8 with BOM, header row), `events.jsonl` (the record before the period to the first signed checkpoint after it), `checkpoints.jsonl`, and `files/<entry_id>/<file_id>/v<version>-<name>` with each version\'s bytes as received.',
+        'Content-Length is sent. Records `export.created` before the first byte. Check it with `npm run verify-export -- FILE.zip`.',
+      ].join('\n\n'),
+      requestParams: { query: exportQuery },
+      responses: {
+        '200': {
+          description: 'The ZIP',
+          headers: {
+            'Content-Length': {
+              description: 'The whole ZIP, known before the first byte',
+              schema: { type: 'integer', minimum: 22, example: 2147483648 },
+            },
+            'Content-Disposition': {
+              description: 'attachment; filename="silo-export-<workspace>-<live|sandbox>-<from>-<to>.zip"',
+              schema: { type: 'string' },
+            },
+          },
+          content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+        },
+        ...errors(400, 401, 403, 422),
+      },
+    },
+  },
+});

@@ -1,0 +1,110 @@
+// The export's ZIP, streamed: members stored uncompressed (method 0; zip64 where sizes or offsets
+// need it), one member's bytes opened only when the ZIP reaches it and read only as fast as the
+// reader takes them (yazl pipes each source into its output), so memory stays flat whatever the
+// export's size and a stalled reader holds no more than the pipes' buffers. The size is known
+// before the first byte (every member's size is in the plan): Content-Length.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { ZipFile } from 'yazl';
+import type { ExportPlan } from './plan-export';
+
+export interface ExportZip {
+  /** the ZIP's bytes */
+  stream: Readable;
+  /** its length, known before the first byte */
+  size: Promise<number>;
+  /** stops: the source being read is destroyed and no other is opened (the reader went away) */
+  abort(): void;
+}
+
+/**
+ * yazl takes each member's CRC-32 from buffer-crc32, in JavaScript: about a tenth of zlib's rate
+ * (bench/RESULTS.md), which would bound the export. zlib's own (node:zlib crc32, the same
+ * polynomial and continuation) is put in its place on the very module instance yazl requires
+ * (yazl is a server external package, next.config.js, so Node loads both). Where that instance
+ * cannot be found the export stays correct, only slower.
+ */
+function putZlibCrc32() {
+  try {
+    const fromRoot = createRequire(path.join(process.cwd(), 'package.json'));
+    const crc = createRequire(fromRoot.resolve('yazl'))('buffer-crc32') as {
+      unsigned: ((b: Buffer | string, prev?: number) => number) & { zlib?: true };
+    };
+    if (crc.unsigned.zlib) return;
+    const unsigned = (b: Buffer | string, prev?: number) => zlib.crc32(b, prev ?? 0) >>> 0;
+    crc.unsigned = Object.assign(unsigned, { zlib: true as const });
+  } catch {}
+}
+
+export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {}): ExportZip {
+  putZlibCrc32();
+  const zip = new ZipFile();
+  const output = zip.outputStream as unknown as Readable;
+  /** sources opened and not yet finished: the one being read, and at most one opened ahead */
+  const open = new Set<Readable>();
+  let aborted = false;
+  // One source is opened ahead of the one being read: a store whose every read is a request (S3)
+  // then has the next answer's first bytes waiting when the ZIP reaches it, instead of a round trip
+  // per version. It is not read: only its stream's own buffer fills (tens of KiB), whatever the
+  // reader does.
+  const lazy = plan.members.map((m, i) => ({ m, i })).filter(({ m }) => !m.bytes && m.open);
+  const ahead = new Map<number, Promise<Readable>>();
+  const start = (k: number): Promise<Readable> => {
+    const pending = ahead.get(k) ?? lazy[k].m.open?.().then(asReadable);
+    ahead.delete(k);
+    if (!pending) throw new Error(`member ${lazy[k].m.name} has no source`);
+    return pending;
+  };
+  const asReadable = (source: Readable | AsyncIterable<Buffer>) => {
+    const r = source instanceof Readable ? source : Readable.from(source, { objectMode: false });
+    open.add(r);
+    r.once('close', () => open.delete(r));
+    r.once('error', (err) => output.destroy(err));
+    if (aborted) r.destroy();
+    return r;
+  };
+  // The DOS time only (no extended timestamp field): every byte of the headers is then checked by
+  // verify-export against another.
+  const common = { compress: false, forceDosTimestamp: true, forceZip64Format: !!opts.forceZip64 };
+  let k = 0;
+  for (const m of plan.members) {
+    if (m.bytes) zip.addBuffer(m.bytes, m.name, { ...common, mtime: m.mtime });
+    else if (m.open) {
+      const index = k++;
+      zip.addReadStreamLazy(m.name, { ...common, mtime: m.mtime, size: m.size }, (cb) => {
+        if (aborted) return cb(new Error('export aborted'), undefined as unknown as Readable);
+        const source = start(index);
+        const next = lazy[index + 1]?.m.open;
+        if (next && !ahead.has(index + 1)) {
+          const early = next().then(asReadable);
+          early.catch(() => {}); // its error is the ZIP's when the ZIP reaches it
+          ahead.set(index + 1, early);
+        }
+        source.then(
+          (r) => cb(null, r),
+          (err) => cb(err, undefined as unknown as Readable),
+        );
+      });
+    }
+  }
+  const size = new Promise<number>((resolve, reject) => {
+    zip.once('error', reject);
+    // @types/yazl declares the callback without its argument (the total size).
+    const done = ((total: number) =>
+      total < 0 ? reject(new Error('the export size could not be computed')) : resolve(total)) as () => void;
+    zip.end({ forceZip64Format: !!opts.forceZip64, comment: '' }, done);
+  });
+  // A source that fails (a blob gone, the store down) ends the ZIP with that error.
+  zip.on('error', (err: Error) => output.destroy(err));
+  return {
+    stream: output,
+    size,
+    abort() {
+      aborted = true;
+      for (const r of open) r.destroy();
+      output.destroy();
+    },
+  };
+}
