@@ -28,7 +28,7 @@ async function main(): Promise<number> {
   try {
     const v = await verifyExport(opts.file, { publicKey });
     console.log(
-      `OK: ${v.chain}, ${v.period.from} to ${v.period.to}: ${v.members} members, ${v.versions} versions, ${v.events} event records, ${v.checkpoints} signed checkpoints (key ${v.key_id})`,
+      `OK: ${v.chain}, ${v.period.from} to ${v.period.to}: ${v.members} members, ${v.versions} versions, ${v.events} event records, ${v.checkpoints} signed checkpoints (key ${v.key_id}), ${v.timestamps} time-stamped`,
     );
     for (const note of v.notes) console.log(`note: ${note}`);
     return 0;

@@ -28,7 +28,10 @@ import { createFile } from '../files/create-file';
 import { parseCsv } from './csv';
 import { createExport } from './create-export';
 import { planExport } from './plan-export';
-import { verifyExport } from './verify-export';
+import { checkpointsOf, verifyExport } from './verify-export';
+import { checkpointChains, timestampCheckpoints } from '../../events/checkpoints';
+import { chainName } from '../../events/chain';
+import { startTestTsa, type TestTsa } from '../../testing/test-tsa';
 import { writeExport } from './write-export';
 import { readExportZip } from './zip-structure';
 
@@ -318,5 +321,51 @@ describe('the export on S3 (s3rver)', () => {
     const members = await readExportZip(file);
     expect(members.find((m) => m.name.includes(made.files[2].id))?.sha256).toBe(made.files[2].hash);
     void randomUUID;
+  });
+});
+
+describe('the export of time-stamped checkpoints (RFC 3161, a test authority on loopback)', () => {
+  let w: TestWorld;
+  let tsa: TestTsa;
+  beforeAll(async () => {
+    [w, tsa] = await Promise.all([testWorld(), startTestTsa()]);
+  }, 180_000);
+  afterAll(async () => {
+    await w?.close();
+    await tsa?.close();
+  });
+
+  it('carries each checkpoint token in checkpoints.jsonl and checks it; a token that arrives while the export is sent stays out', async () => {
+    const made = await fillWorkspace(w.db.prisma, w.store);
+    await checkpointChains(w.db.prisma, key);
+    // Planned before the token exists: the member was hashed without it, and is sent without it.
+    const plan = await planExport({ db: w.db.prisma, store: w.store, chain: made.chain, period, key, location: 'x' });
+    expect(await timestampCheckpoints(w.db.prisma, { url: tsa.url })).toBeGreaterThan(0);
+    const late = path.join(dir, 'late-token.zip');
+    await pipeline(writeExport(plan).stream, createWriteStream(late));
+    const before = await verifyExport(late);
+    expect(before.timestamps).toBe(0);
+
+    const file = path.join(dir, 'stamped.zip');
+    await exportTo(file, { db: w.db.prisma, store: w.store, chain: made.chain, period, key, actor: null, location: 'x' });
+    const verdict = await verifyExport(file);
+    expect(verdict.timestamps).toBeGreaterThan(0);
+    const lines = (await readExportZip(file)).find((m) => m.name === 'checkpoints.jsonl');
+    expect(lines).toBeDefined();
+
+    // A token swapped for another checkpoint's payload is named (the manifest re-signed to match).
+    const text = execFileSync('unzip', ['-p', file, 'checkpoints.jsonl']).toString();
+    const stamped = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const bad = stamped.find((c) => c.timestamp);
+    expect(bad).toBeDefined();
+    const tokenBytes = Buffer.from(bad.timestamp.token, 'base64');
+    tokenBytes[tokenBytes.length - 5] ^= 0x01;
+    const broken = text.replace(bad.timestamp.token, tokenBytes.toString('base64'));
+    const manifest = { chain: chainName(made.chain), key_id: key.keyId };
+    expect((await checkpointsOf(text, manifest, key.publicKey)).size).toBe(stamped.length);
+    await expect(checkpointsOf(broken, manifest, key.publicKey)).rejects.toThrow(/bad time-stamp/);
   });
 });

@@ -106,7 +106,7 @@ export async function planExport(o: PlanOptions): Promise<ExportPlan> {
     small('entries.csv', table(ENTRIES_TABLE, entries), createdAt),
     small('files.csv', table(FILES_TABLE, versions), createdAt),
     await paged('events.jsonl', () => eventLines(o.db, o.chain, events), createdAt),
-    await paged('checkpoints.jsonl', () => checkpointLines(o.db, o.chain, events), createdAt),
+    await paged('checkpoints.jsonl', checkpointLines(o.db, o.chain, events), createdAt),
     ...versions.map(
       (v): ExportMember => ({
         name: v.path,
@@ -241,15 +241,33 @@ async function* eventLines(db: Tx, chain: Chain, range: { first: number; last: n
   }
 }
 
-async function* checkpointLines(db: Tx, chain: Chain, range: { first: number; last: number }): AsyncIterable<Buffer> {
-  for (let after = range.first - 1; range.first && after < range.last; ) {
-    const rows = await db.checkpoint.findMany({
-      where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: BigInt(after), lte: BigInt(range.last) } },
-      orderBy: { seq: 'asc' },
-      take: PAGE,
-    });
-    if (!rows.length) return;
-    yield Buffer.from(rows.map((row) => `${canonicalJson(presentCheckpoint(row) as unknown as Json)}\n`).join(''));
-    after = Number(rows[rows.length - 1].seq);
-  }
+/**
+ * The checkpoints' lines, time-stamp tokens included. The member is read twice (hashed when
+ * planned, then sent), and a token may arrive between the two (checkpoints.ts fetches them after
+ * the checkpoint): the later readings show a token only where the first one saw it, so the bytes
+ * sent are the bytes the manifest names. Tokens are append-only: one seen stays.
+ */
+function checkpointLines(db: Tx, chain: Chain, range: { first: number; last: number }): () => AsyncIterable<Buffer> {
+  let stamped: Set<number> | undefined;
+  return async function* () {
+    const first = !stamped;
+    const seen = (stamped ??= new Set());
+    for (let after = range.first - 1; range.first && after < range.last; ) {
+      const rows = await db.checkpoint.findMany({
+        where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: BigInt(after), lte: BigInt(range.last) } },
+        include: { timestamp: true },
+        orderBy: { seq: 'asc' },
+        take: PAGE,
+      });
+      if (!rows.length) return;
+      const lines = rows.map((row) => {
+        const seq = Number(row.seq);
+        if (first && row.timestamp) seen.add(seq);
+        const shown = seen.has(seq) ? row : { ...row, timestamp: null };
+        return `${canonicalJson(presentCheckpoint(shown) as unknown as Json)}\n`;
+      });
+      yield Buffer.from(lines.join(''));
+      after = Number(rows[rows.length - 1].seq);
+    }
+  };
 }

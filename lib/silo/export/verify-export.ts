@@ -8,7 +8,8 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { checkpointSigned, type CheckpointRecord } from '../../events/checkpoints';
+import { checkpointPayload, checkpointSigned, type CheckpointRecord } from '../../events/checkpoints';
+import { checkTimestamp } from '../../events/timestamp';
 import { type EventRecord, recordHash } from '../../events/record';
 import { verifyBytes } from '../../events/signing-key';
 import { looksLikeFormula, parseCsv } from './csv';
@@ -23,6 +24,8 @@ export interface ExportVerdict {
   versions: number;
   events: number;
   checkpoints: number;
+  /** checkpoints whose RFC 3161 time-stamp token checked out (the certificate inside each token trusted) */
+  timestamps: number;
   chain: string;
   period: { from: string; to: string };
   key_id: string;
@@ -92,6 +95,7 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
     versions,
     events,
     checkpoints: checkpoints.size,
+    timestamps: [...checkpoints.values()].filter((c) => c.timestamp).length,
     chain: manifest.chain,
     period: manifest.period,
     key_id: manifest.key_id,
@@ -155,11 +159,16 @@ async function checkTables(byName: Map<string, ZipMember>, text: (name: string) 
   return files.length;
 }
 
-async function checkpointsOf(text: string, manifest: Manifest, key: KeyObject): Promise<Map<number, CheckpointRecord>> {
+/** checkpoints.jsonl's records, each checked: its chain and key, its signature, its time-stamp token. */
+export async function checkpointsOf(
+  text: string,
+  manifest: Pick<Manifest, 'chain' | 'key_id'>,
+  key: KeyObject,
+): Promise<Map<number, CheckpointRecord>> {
   const out = new Map<number, CheckpointRecord>();
   const lines = text.split('\n');
   if (lines.pop() !== '') throw new ExportBroken('checkpoints.jsonl', 'does not end with a newline');
-  lines.forEach((line, i) => {
+  for (const [i, line] of lines.entries()) {
     const place = `checkpoints.jsonl, line ${i + 1}`;
     let c: CheckpointRecord;
     try {
@@ -170,8 +179,19 @@ async function checkpointsOf(text: string, manifest: Manifest, key: KeyObject): 
     if (c.chain !== manifest.chain) throw new ExportBroken(place, `is of chain ${c.chain}, not ${manifest.chain}`);
     if (c.key_id !== manifest.key_id) throw new ExportBroken(place, `is signed by key ${c.key_id}, not ${manifest.key_id}`);
     if (!checkpointSigned(c, key)) throw new ExportBroken(place, `the checkpoint at record ${c.seq} has a bad signature`);
+    if (c.timestamp) {
+      const genTime = await checkTimestamp(c.timestamp.token, checkpointPayload(c)).catch((err: Error) => {
+        throw new ExportBroken(place, `the checkpoint at record ${c.seq} has a bad time-stamp: ${err.message}`);
+      });
+      // gen_time as kept (milliseconds) against the token's own (which may be finer)
+      if (Math.abs(genTime.getTime() - Date.parse(c.timestamp.gen_time)) >= 1)
+        throw new ExportBroken(
+          place,
+          `the checkpoint at record ${c.seq} names a time-stamp of ${c.timestamp.gen_time}, its token says ${genTime.toISOString()}`,
+        );
+    }
     out.set(c.seq, c);
-  });
+  }
   return out;
 }
 
