@@ -211,8 +211,14 @@ function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache, tables: R
 }
 
 const countingRunner = (sql: SqlRunner): SqlRunner => ({
-  exec: (text) => (countQuery(), sql.exec(text)),
-  query: (text, params) => (countQuery(), sql.query(text, params)),
+  exec(text) {
+    countQuery();
+    return sql.exec(text);
+  },
+  query(text, params) {
+    countQuery();
+    return sql.query(text, params);
+  },
 });
 
 function countingClient(adapter: SqlDriverAdapterFactory): PrismaClient {

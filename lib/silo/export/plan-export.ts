@@ -248,10 +248,10 @@ async function* eventLines(db: Tx, chain: Chain, range: { first: number; last: n
  * sent are the bytes the manifest names. Tokens are append-only: one seen stays.
  */
 function checkpointLines(db: Tx, chain: Chain, range: { first: number; last: number }): () => AsyncIterable<Buffer> {
-  let stamped: Set<number> | undefined;
+  const seen = new Set<number>();
+  let readings = 0;
   return async function* () {
-    const first = !stamped;
-    const seen = (stamped ??= new Set());
+    const first = readings++ === 0;
     for (let after = range.first - 1; range.first && after < range.last; ) {
       const rows = await db.checkpoint.findMany({
         where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: BigInt(after), lte: BigInt(range.last) } },
