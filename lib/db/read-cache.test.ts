@@ -154,6 +154,8 @@ describe('the embedded database', () => {
     'events_no_truncate',
     'checkpoints_append_only',
     'checkpoints_no_truncate',
+    'checkpoint_timestamps_append_only',
+    'checkpoint_timestamps_no_truncate',
     'deleted_chains_append_only',
     'deleted_chains_no_truncate',
     'owners_keep_final_heads',
