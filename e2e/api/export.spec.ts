@@ -71,6 +71,13 @@ test('a workspace key gets its chain as a ZIP that verify-export accepts, and th
   expect(events[0].actor.type).toBe('owner_key');
   expect(events[0].data).toMatchObject({ from: today, to: today, versions: 2, size: body.length });
   expect(events[0].data.manifest_sha256).toBe(sha256(execFileSync('unzip', ['-p', await tmpCopy(body), 'manifest.json'])));
+
+  // HEAD: GET's checks and headers, no body, no export made (and so no record of one)
+  const head = await request.head(`/silo/v1/export?from=${today}&to=${today}`, { headers: bearer(owner.liveKey) });
+  expect([head.status(), head.headers()['content-type'], (await head.body()).length]).toEqual([200, 'application/zip', 0]);
+  expect((await request.head(`/silo/v1/export?from=${today}&to=2000-01-01`, { headers: bearer(owner.liveKey) })).status()).toBe(422);
+  const after = (await (await request.get('/silo/v1/events?type=export.created', { headers: bearer(owner.liveKey) })).json()).list;
+  expect(after).toHaveLength(1);
 });
 
 async function tmpCopy(body: Buffer) {

@@ -1,6 +1,7 @@
 // GET /silo/v1/export?from=YYYY-MM-DD&to=YYYY-MM-DD — the auditor's export of the caller's chain
 // (workspace and environment) for a period, a ZIP streamed with its Content-Length: docs/api.md, Export.
 // A Node route: the bytes go straight to the socket, with its backpressure.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { auditKey } from '@/lib/events/signing-key';
 import { siloTarget } from '@/lib/http/auth';
@@ -13,12 +14,27 @@ import { createExport } from '@/lib/silo/export/create-export';
 
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
 
+/** What both methods check first: the caller, its chain, the period. */
+async function exportRequest(req: IncomingMessage) {
+  const caller = callerOf(req);
+  const c = await siloContext(caller);
+  const chain = siloTarget(c.principal, caller.headers);
+  const period = readQuery(new URL(req.url ?? '/', 'http://internal'), exportQuery);
+  const name = `silo-export-${chain.ownerId}-${chain.sandbox ? 'sandbox' : 'live'}-${period.from}-${period.to}.zip`;
+  return { c, chain, period, name };
+}
+
+function zipHeaders(res: ServerResponse, name: string) {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/zip');
+  res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+}
+
 export default nodeRoute({
   GET: async (req, res) => {
-    const caller = callerOf(req);
-    const c = await siloContext(caller);
-    const chain = siloTarget(c.principal, caller.headers);
-    const period = readQuery(new URL(req.url ?? '/', 'http://internal'), exportQuery);
+    const { c, chain, period, name } = await exportRequest(req);
     const { zip, size } = await createExport({
       db: c.db,
       store: c.store,
@@ -28,13 +44,8 @@ export default nodeRoute({
       actor: c.actor,
       location: c.signer.base,
     });
-    const name = `silo-export-${chain.ownerId}-${chain.sandbox ? 'sandbox' : 'live'}-${period.from}-${period.to}.zip`;
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/zip');
+    zipHeaders(res, name);
     res.setHeader('Content-Length', size);
-    res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     // A reader that goes away stops the reads: the source being read is closed, no other opened.
     res.once('close', () => {
       if (!res.writableFinished) zip.abort();
@@ -45,5 +56,12 @@ export default nodeRoute({
       if (!res.writableFinished && (req.destroyed || res.destroyed) && !zip.stream.errored) return;
       throw err;
     }
+  },
+  // GET's checks and headers, without planning the export (its Content-Length is known only by
+  // reading every record and version: RFC 9110 §9.3.2 lets HEAD omit it) and without its record.
+  HEAD: async (req, res) => {
+    const { name } = await exportRequest(req);
+    zipHeaders(res, name);
+    res.end();
   },
 });
