@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HistoryStep } from '@/lib/console/entry-filter-url';
 import type { EntryFilter } from '@/lib/console/hooks/entries';
+import { EnvironmentSelect } from '@/components/ui/EnvironmentSelect';
 
 const SEARCH_DELAY_MS = 300;
 
@@ -55,17 +56,7 @@ export function EntryFilters({ value, onChange }: Props) {
         ask({ key: key.trim() || undefined, q: searchTerm(q) }, 'push');
       }}
     >
-      <div className="field" style={{ flex: '0 0 140px' }}>
-        <label htmlFor="env">Environment</label>
-        <select
-          id="env"
-          value={value.sandbox ? 'sandbox' : 'live'}
-          onChange={(e) => onChange({ sandbox: e.target.value === 'sandbox', folder: undefined }, 'push')}
-        >
-          <option value="live">Live</option>
-          <option value="sandbox">Sandbox</option>
-        </select>
-      </div>
+      <EnvironmentSelect id="env" sandbox={value.sandbox} onChange={(sandbox) => onChange({ sandbox, folder: undefined }, 'push')} />
       <div className="field" style={{ flex: '2 1 220px' }}>
         <label htmlFor="filter-q">Search</label>
         <input id="filter-q" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Name, key or file name" />

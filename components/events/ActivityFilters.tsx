@@ -4,8 +4,8 @@
 import { useEffect, useState } from 'react';
 import { EVENT_TYPES } from '@/lib/schemas/event-types';
 import type { ActivityFilter } from '@/lib/console/hooks/events';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@/lib/schemas/uuid';
+import { EnvironmentSelect } from '@/components/ui/EnvironmentSelect';
 
 interface Props {
   value: ActivityFilter;
@@ -27,22 +27,12 @@ export function ActivityFilters({ value, onChange }: Props) {
       onSubmit={(e) => {
         e.preventDefault();
         const id = entry.trim();
-        if (id && !UUID.test(id)) return setInvalid(true);
+        if (id && !isUuid(id)) return setInvalid(true);
         setInvalid(false);
         onChange({ entry: id ? id.toLowerCase() : undefined });
       }}
     >
-      <div className="field" style={{ flex: '0 0 140px' }}>
-        <label htmlFor="activity-env">Environment</label>
-        <select
-          id="activity-env"
-          value={value.sandbox ? 'sandbox' : 'live'}
-          onChange={(e) => onChange({ sandbox: e.target.value === 'sandbox', entry: undefined })}
-        >
-          <option value="live">Live</option>
-          <option value="sandbox">Sandbox</option>
-        </select>
-      </div>
+      <EnvironmentSelect id="activity-env" sandbox={value.sandbox} onChange={(sandbox) => onChange({ sandbox, entry: undefined })} />
       <div className="field" style={{ flex: '1 1 200px' }}>
         <label htmlFor="activity-type">Type</label>
         <select id="activity-type" value={value.type ?? ''} onChange={(e) => onChange({ type: e.target.value || undefined })}>

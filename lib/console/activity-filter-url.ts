@@ -5,10 +5,8 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
 import { EVENT_TYPES } from '../schemas/event-types';
+import { isUuid } from '../schemas/uuid';
 import type { ActivityFilter } from './hooks/events';
-
-// lib/schemas/common.ts's isUuid, without bringing zod into the console's bundle
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 export const isEventType = (t: string): t is keyof typeof EVENT_TYPES => Object.hasOwn(EVENT_TYPES, t);
 

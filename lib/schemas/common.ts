@@ -1,6 +1,7 @@
 // Building blocks shared by the payload schemas. Lengths count Unicode code points (docs/api.md, Input).
 import { z } from 'zod';
 import { ERROR_KEYS } from './error-keys';
+import { ANY_CASE_UUID } from './uuid';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 // PostgreSQL cannot store NUL in text or jsonb, and an unpaired UTF-16 surrogate is no character
@@ -45,12 +46,7 @@ export const text = (max: number, min = 0) =>
 /** A query parameter or other short string that reaches the database: no NUL, no unpaired surrogates. */
 export const plain = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(storable, NOT_STORABLE);
 
-/** A UUID as we write and store them: lowercase. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ANY_CASE_UUID = new RegExp(UUID.source, 'i');
-
-/** Ids from callers (paths, bodies, queries) may be in either case; they are lowercased after. */
-export const isUuid = (s: string) => ANY_CASE_UUID.test(s);
+export { isUuid, UUID } from './uuid';
 
 export const uuid = z
   .string()
