@@ -1,43 +1,33 @@
-// The auditor's export through the domain code, on both databases and on S3: a period's versions
-// (small ones kept in the database, larger ones in the store, a replacement, awkward names) with
-// the tables, the event log's records and checkpoints, index.xml valid against the GDPdU DTD, a
-// ZIP `unzip -t` accepts, and verify-export saying OK — then naming the place after one byte of any
-// kind of member, and of the ZIP's own records, is changed. Memory: a reader that stops reading
-// opens no further blob, and an abort closes the one open.
+// The auditor's export through the domain code, on both databases (on S3: export-s3.test.ts; with
+// time-stamps: export-timestamps.test.ts): a period's versions (small ones kept in the database,
+// larger ones in the store, a replacement, awkward names) with the tables, the event log's records
+// and checkpoints, index.xml valid against the GDPdU DTD, a ZIP `unzip -t` accepts, and
+// verify-export saying OK — then naming the place after one byte of any kind of member, and of the
+// ZIP's own records, is changed. Memory: a reader that stops reading opens no further blob, and an
+// abort closes the one open.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/client';
-import type { Scope } from '../../db/scope';
 import { auditKeyOf } from '../../events/signing-key';
-import { S3Store } from '../../storage/s3-store';
-import { DatabaseStore } from '../../storage/database-store';
 import type { BlobStore } from '../../storage/blob-store';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
 import { createTestOwner } from '../../testing/owner';
-import { startS3rver, type LocalS3 } from '../../testing/s3rver';
 import { createEntry } from '../create-entry';
 import { createFile } from '../files/create-file';
 import { parseCsv } from './csv';
-import { createExport } from './create-export';
+import { exportTo, fillWorkspace, key, period, today } from './export-fixtures';
 import { planExport } from './plan-export';
-import { checkpointsOf, verifyExport } from './verify-export';
-import { checkpointChains, timestampCheckpoints } from '../../events/checkpoints';
-import { chainName } from '../../events/chain';
-import { startTestTsa, type TestTsa } from '../../testing/test-tsa';
+import { verifyExport } from './verify-export';
 import { writeExport } from './write-export';
 import { readExportZip } from './zip-structure';
 
-const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
-const today = new Date().toISOString().slice(0, 10);
-const period = { from: today, to: today };
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 
 let dir: string;
@@ -45,34 +35,6 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'silo-export-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-/** A workspace with a few versions: small (database) and large (store), a replacement, awkward names. */
-async function fillWorkspace(db: Db, store: BlobStore) {
-  const owner = await createTestOwner(db, 'Müller & Söhne <GmbH>');
-  const target = { ownerId: owner.id, sandbox: false };
-  const scope: Scope = { owners: [owner.id], sandbox: false };
-  const entry = async (input: object) =>
-    (await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: '', name: '', meta: {}, ...input } })).entry.id;
-  const e1 = await entry({ key: 'INV-1', folder: 'sales/2026', name: 'Rechnung "1", Köln', meta: { customer: '=HYPERLINK("x")' } });
-  const e2 = await entry({ key: '+49 line', name: 'two\nlines' });
-  const add = (entryId: string, input: object) =>
-    createFile({ db, store, scope, entryId, input: parse(input), limits: SMALL_BLOB_LIMITS }).then((r) => r.file);
-  const big = randomBytes(300 * 1024); // over SMALL_BLOB_MAX_BYTES: in the store
-  const files = [
-    await add(e1, { name: 'inv.xml', category: 'format', key: 'xml', data: Buffer.from('<Invoice>1</Invoice>').toString('base64') }),
-    await add(e1, { name: 'inv v2.xml', category: 'format', key: 'xml', data: Buffer.from('<Invoice>1b</Invoice>').toString('base64') }),
-    await add(e1, { name: 'scan/page:1?.pdf', mime: 'application/pdf', data: big.toString('base64') }),
-    await add(e2, { name: '@SUM(A1).txt', mime: 'text/plain', data: Buffer.from('-1+1').toString('base64') }),
-    await add(e2, { name: 'empty.bin', data: '' }),
-  ];
-  return { owner, chain: target, files, big };
-}
-
-async function exportTo(file: string, o: Parameters<typeof createExport>[0]) {
-  const { zip, size, plan } = await createExport(o);
-  await pipeline(zip.stream, createWriteStream(file));
-  return { size, plan };
-}
 
 describe.each(testDatabases())('the export on %s (local disk)', (database) => {
   let w: TestWorld;
@@ -294,78 +256,5 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
     await new Promise((r) => setTimeout(r, 100));
     expect(closed).toBe(2);
     expect(opened).toHaveLength(2);
-  });
-});
-
-describe('the export on S3 (s3rver)', () => {
-  let w: TestWorld;
-  let s3: LocalS3;
-  beforeAll(async () => {
-    [w, s3] = await Promise.all([testWorld(), startS3rver()]);
-  }, 180_000);
-  afterAll(async () => {
-    await w?.close();
-    await s3?.stop();
-  });
-
-  it('reads the versions from the bucket, and verifies', { timeout: 60_000 }, async () => {
-    // The files store as the server makes it (lib/storage/index.ts filesStore): small bytes in the database, the rest in the bucket.
-    const bucket = new S3Store({ client: s3.client(), bucket: await s3.createBucket('export') });
-    const store = new DatabaseStore(w.db.prisma, bucket, { keepUpTo: SMALL_BLOB_LIMITS.smallBlobBytes });
-    const made = await fillWorkspace(w.db.prisma, store);
-    const file = path.join(dir, 's3.zip');
-    await exportTo(file, { db: w.db.prisma, store, chain: made.chain, period, key, actor: null, location: 'x' });
-    const verdict = await verifyExport(file);
-    expect(verdict.versions).toBe(made.files.length);
-    expect(verdict.notes.join('\n')).toMatch(/key in manifest\.json/);
-    const members = await readExportZip(file);
-    expect(members.find((m) => m.name.includes(made.files[2].id))?.sha256).toBe(made.files[2].hash);
-    void randomUUID;
-  });
-});
-
-describe('the export of time-stamped checkpoints (RFC 3161, a test authority on loopback)', () => {
-  let w: TestWorld;
-  let tsa: TestTsa;
-  beforeAll(async () => {
-    [w, tsa] = await Promise.all([testWorld(), startTestTsa()]);
-  }, 180_000);
-  afterAll(async () => {
-    await w?.close();
-    await tsa?.close();
-  });
-
-  it('carries each checkpoint token in checkpoints.jsonl and checks it; a token that arrives while the export is sent stays out', async () => {
-    const made = await fillWorkspace(w.db.prisma, w.store);
-    await checkpointChains(w.db.prisma, key);
-    // Planned before the token exists: the member was hashed without it, and is sent without it.
-    const plan = await planExport({ db: w.db.prisma, store: w.store, chain: made.chain, period, key, location: 'x' });
-    expect(await timestampCheckpoints(w.db.prisma, { url: tsa.url })).toBeGreaterThan(0);
-    const late = path.join(dir, 'late-token.zip');
-    await pipeline(writeExport(plan).stream, createWriteStream(late));
-    const before = await verifyExport(late);
-    expect(before.timestamps).toBe(0);
-
-    const file = path.join(dir, 'stamped.zip');
-    await exportTo(file, { db: w.db.prisma, store: w.store, chain: made.chain, period, key, actor: null, location: 'x' });
-    const verdict = await verifyExport(file);
-    expect(verdict.timestamps).toBeGreaterThan(0);
-    const lines = (await readExportZip(file)).find((m) => m.name === 'checkpoints.jsonl');
-    expect(lines).toBeDefined();
-
-    // A token swapped for another checkpoint's payload is named (the manifest re-signed to match).
-    const text = execFileSync('unzip', ['-p', file, 'checkpoints.jsonl']).toString();
-    const stamped = text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-    const bad = stamped.find((c) => c.timestamp);
-    expect(bad).toBeDefined();
-    const tokenBytes = Buffer.from(bad.timestamp.token, 'base64');
-    tokenBytes[tokenBytes.length - 5] ^= 0x01;
-    const broken = text.replace(bad.timestamp.token, tokenBytes.toString('base64'));
-    const manifest = { chain: chainName(made.chain), key_id: key.keyId };
-    expect((await checkpointsOf(text, manifest, key.publicKey)).size).toBe(stamped.length);
-    await expect(checkpointsOf(broken, manifest, key.publicKey)).rejects.toThrow(/bad time-stamp/);
   });
 });

@@ -1,0 +1,47 @@
+// Shared by the export's tests (export.test.ts, export-s3.test.ts, export-timestamps.test.ts): an
+// audit key, today's period, and a workspace with a few versions to export.
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Db } from '../../db/client';
+import type { Scope } from '../../db/scope';
+import { auditKeyOf } from '../../events/signing-key';
+import type { BlobStore } from '../../storage/blob-store';
+import { TEST_ACTOR } from '../../testing/actor';
+import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
+import { createTestOwner } from '../../testing/owner';
+import { createEntry } from '../create-entry';
+import { createFile } from '../files/create-file';
+import { createExport } from './create-export';
+
+export const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+export const today = new Date().toISOString().slice(0, 10);
+export const period = { from: today, to: today };
+
+/** A workspace with a few versions: small (database) and large (store), a replacement, awkward names. */
+export async function fillWorkspace(db: Db, store: BlobStore) {
+  const owner = await createTestOwner(db, 'Müller & Söhne <GmbH>');
+  const target = { ownerId: owner.id, sandbox: false };
+  const scope: Scope = { owners: [owner.id], sandbox: false };
+  const entry = async (input: object) =>
+    (await createEntry({ actor: TEST_ACTOR, db, target, input: { folder: '', name: '', meta: {}, ...input } })).entry.id;
+  const e1 = await entry({ key: 'INV-1', folder: 'sales/2026', name: 'Rechnung "1", Köln', meta: { customer: '=HYPERLINK("x")' } });
+  const e2 = await entry({ key: '+49 line', name: 'two\nlines' });
+  const add = (entryId: string, input: object) =>
+    createFile({ db, store, scope, entryId, input: parse(input), limits: SMALL_BLOB_LIMITS }).then((r) => r.file);
+  const big = randomBytes(300 * 1024); // over SMALL_BLOB_MAX_BYTES: in the store
+  const files = [
+    await add(e1, { name: 'inv.xml', category: 'format', key: 'xml', data: Buffer.from('<Invoice>1</Invoice>').toString('base64') }),
+    await add(e1, { name: 'inv v2.xml', category: 'format', key: 'xml', data: Buffer.from('<Invoice>1b</Invoice>').toString('base64') }),
+    await add(e1, { name: 'scan/page:1?.pdf', mime: 'application/pdf', data: big.toString('base64') }),
+    await add(e2, { name: '@SUM(A1).txt', mime: 'text/plain', data: Buffer.from('-1+1').toString('base64') }),
+    await add(e2, { name: 'empty.bin', data: '' }),
+  ];
+  return { owner, chain: target, files, big };
+}
+
+export async function exportTo(file: string, o: Parameters<typeof createExport>[0]) {
+  const { zip, size, plan } = await createExport(o);
+  await pipeline(zip.stream, createWriteStream(file));
+  return { size, plan };
+}
