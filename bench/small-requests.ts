@@ -9,7 +9,10 @@
 // every figure is measured BENCH_RUNS times (2) and printed as its spread, judged by its worst run;
 // request bodies are built before wrk's clock starts (the load generator shares two cores with the
 // server, so per-request work on its thread would lower the server's figure); and the server's
-// memory (its process group's RSS) is sampled through the load.
+// memory (its process group's RSS) is sampled through the load. Each figure also prints the CPU
+// time one request costs the server's main thread (the one that parses requests and runs Next) and
+// the whole process (with the embedded database's own thread): shared machines change rates, far
+// less the CPU a request takes.
 // Run: npm run bench   (or npx tsx bench/small-requests.ts; BENCH_SECONDS=… for another duration;
 // BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped)
 import { execFile } from 'node:child_process';
@@ -49,6 +52,9 @@ interface Result {
   rps: number;
   p99: number;
   errors: number;
+  /** CPU time per request, in ms: the server's main thread (HTTP, Next) and the whole process */
+  mainMs?: number;
+  processMs?: number;
 }
 
 // 4 KiB of random bytes, base64; each request swaps its first 8 symbols for a counter (from a random
@@ -210,7 +216,12 @@ async function bench(database: 'pglite' | 'postgres') {
     const measure = async (c: Case): Promise<Result> => {
       // wrk stops with up to 32 requests still in the server: they must not run into the next run.
       await settle(server.pid);
-      return wrk(server.url, c.script(w, SECONDS));
+      const before = cpuTicks(server.pid);
+      const result = await wrk(server.url, c.script(w, SECONDS));
+      const after = cpuTicks(server.pid);
+      const requests = result.rps * SECONDS;
+      // Ticks are 1/100 s; per request, in ms.
+      return { ...result, mainMs: ((after.main - before.main) * 10) / requests, processMs: ((after.all - before.all) * 10) / requests };
     };
     const [ping, ...rest] = CASES;
     await wrk(server.url, ping.script(w, WARM_SECONDS), WARM_SECONDS);
@@ -231,6 +242,19 @@ async function bench(database: 'pglite' | 'postgres') {
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * CPU time (utime + stime, in clock ticks of 1/100 s) of a process's main thread — the thread that
+ * parses requests and runs Next — and of the whole process (every thread: the embedded database's,
+ * libuv's pool, V8's collector).
+ */
+function cpuTicks(pid: number): { main: number; all: number } {
+  const ticks = (file: string) => {
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) };
 }
 
 /** Waits until the process has been nearly idle (< 10% of a core) for a quarter second, 30 s at most. */
@@ -273,7 +297,16 @@ function print(
     )} req/s: the floor is their mean, ${floor.rps.toFixed(0)} req/s, p99 ${floor.p99.toFixed(1)} ms`,
   );
   console.log(
-    `${'request'.padEnd(40)} ${'req/s'.padStart(11)} ${'p99 ms'.padStart(11)} ${'× ping'.padStart(11)}  queries  target (judged by the worst run)`,
+    `ping's CPU per request: main thread ${spread(
+      pings.map((p) => p.mainMs ?? NaN),
+      2,
+    )} ms, whole process ${spread(
+      pings.map((p) => p.processMs ?? NaN),
+      2,
+    )} ms`,
+  );
+  console.log(
+    `${'request'.padEnd(40)} ${'req/s'.padStart(11)} ${'p99 ms'.padStart(11)} ${'× ping'.padStart(11)} ${'CPU ms: main'.padStart(13)} ${'all'.padStart(11)}  queries  target (judged by the worst run)`,
   );
   CASES.slice(1).forEach((c, i) => {
     const runs = results[i];
@@ -301,7 +334,13 @@ function print(
       ).padStart(11)} ${spread(
         runs.map((r) => r.p99),
         0,
-      ).padStart(11)} ${spread(ratios, 2).padStart(11)}  ${String(counts[i + 1]).padStart(7)}  ${verdict}`,
+      ).padStart(11)} ${spread(ratios, 2).padStart(11)} ${spread(
+        runs.map((r) => r.mainMs ?? NaN),
+        2,
+      ).padStart(13)} ${spread(
+        runs.map((r) => r.processMs ?? NaN),
+        2,
+      ).padStart(11)}  ${String(counts[i + 1]).padStart(7)}  ${verdict}`,
     );
   });
   const growth = (rss.max - rss.start) / 2 ** 20;

@@ -2,17 +2,15 @@
 // PostgreSQL (PGlite) under DATA_DIR/db. Either way the checked-in migrations run first.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config, processSettings } from '../config';
 import { countQuery, countingQueries, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
-import { takeTurns } from './pglite-turns';
+import { startPgliteThread } from './pglite-thread';
 import {
   type Changes,
   createChangeLogReadCache,
@@ -68,10 +66,7 @@ async function openPostgres(url: string, tables: ReadonlySet<string>): Promise<D
   // a crash: without a listener node-postgres would throw it out of the process. The pool opens a
   // new connection for the next query.
   pool.on('error', (err) => log.warn({ err }, 'an idle PostgreSQL connection was closed'));
-  const sql: SqlRunner = {
-    exec: async (text) => void (await pool.query(text)),
-    query: async (text, params) => (await pool.query(text, params)).rows,
-  };
+  const sql = poolRunner(pool);
   const { cache, stop } = changeLogCache(pool);
   const prisma = newClient(new PrismaPg(pool), cache, tables, sql);
   return {
@@ -135,31 +130,14 @@ const PRUNE = `
 
 async function openPglite(dataDir: string | undefined, tables: ReadonlySet<string>): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const lite = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
-  // Only this process writes here and it sees every write itself: no change log (migration cache_change_log).
-  await lite.exec("SET silo.change_log = 'off'");
-  takeTurns(lite);
+  // PGlite on its own thread, spoken to as PostgreSQL is (pglite-thread.ts, pglite-worker.mjs).
+  const thread = await startPgliteThread(dataDir && path.resolve(dataDir));
+  const { pool } = thread;
   // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
   // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).
   const cache = processSettings.readCacheOff() ? noReadCache : createReadCache();
-  const sql: SqlRunner = {
-    exec: async (text) => {
-      try {
-        await lite.exec(text);
-      } finally {
-        cache.written('all');
-      }
-    },
-    query: async (text, params) => {
-      const written = writtenBy(text);
-      try {
-        return (await lite.query(text, params)).rows as never;
-      } finally {
-        if (written) cache.written(written);
-      }
-    },
-  };
-  const prisma = newClient(watchWrites(new PrismaPGlite(lite), cache), cache, tables, sql);
+  const sql = poolRunner(pool, cache);
+  const prisma = newClient(watchWrites(new PrismaPg(pool), cache), cache, tables, sql);
   return {
     kind: 'pglite',
     prisma,
@@ -167,7 +145,37 @@ async function openPglite(dataDir: string | undefined, tables: ReadonlySet<strin
     cache,
     close: async () => {
       await prisma.$disconnect();
-      await lite.close();
+      await thread.close();
+    },
+  };
+}
+
+/**
+ * The driver's own runner on a pool: migrations, and statements sent past Prisma (direct-query.ts).
+ * `cache` (the embedded database's, which no change log keeps): told what each statement wrote.
+ */
+function poolRunner(pool: pg.Pool, cache?: ReadCache): SqlRunner {
+  if (!cache) {
+    return {
+      exec: async (text) => void (await pool.query(text)),
+      query: async (text, params) => (await pool.query(text, params)).rows,
+    };
+  }
+  return {
+    exec: async (text) => {
+      try {
+        await pool.query(text);
+      } finally {
+        cache.written('all');
+      }
+    },
+    query: async (text, params) => {
+      const written = writtenBy(text);
+      try {
+        return (await pool.query(text, params)).rows;
+      } finally {
+        if (written) cache.written(written);
+      }
     },
   };
 }

@@ -2,9 +2,10 @@
 // autocommit, the read cache told of its writes as for any other (client.ts), without the client's
 // own work on each statement — measured on the embedded database as much as the event log's record
 // costs a new file (bench/RESULTS.md, "Session 7"). Inside a transaction it goes through the
-// transaction's client, as it must. Rows come back as each driver decodes them, so a statement
-// sent this way selects only columns both decode alike: text (cast uuids and bigints ::text), int4,
-// boolean, json/jsonb and timestamptz (a Date); direct-query.test.ts holds the two drivers to it.
+// transaction's client, as it must. Rows come back as pg decodes them (both databases are reached
+// through pg: pglite-thread.ts), so a statement sent this way selects only columns pg and Prisma
+// decode alike: text (cast uuids and bigints ::text), int4, boolean, json/jsonb and timestamptz (a
+// Date); direct-query.test.ts holds them to it.
 import type { Tx } from './client';
 import { sqlRunnerOf } from './client';
 import type { Prisma } from './generated/client';

@@ -1,0 +1,100 @@
+// The embedded database on its own thread (pglite-thread.ts, pglite-worker.mjs): the server's
+// thread keeps running while PGlite works, and the guarantees of one PGlite session hold through
+// the wire protocol — a transaction whole while other callers wait, PostgreSQL's error fields,
+// bytes both ways, a connection lost inside a transaction rolled back, writes kept across a close.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './client';
+import { startPgliteThread } from './pglite-thread';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('PGlite on its own thread', () => {
+  it('leaves the event loop running while a statement runs', async () => {
+    const thread = await startPgliteThread();
+    try {
+      await thread.pool.query('SELECT 1');
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      const started = Date.now();
+      // About a second of work inside PGlite; on this thread the loop would not turn once.
+      await thread.pool.query('SELECT count(*) FROM generate_series(1, 2000000) g WHERE g % 7 = 3');
+      clearInterval(timer);
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThan(100);
+      expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('keeps a transaction whole while other statements wait, and rolls back one whose connection is lost', async () => {
+    const thread = await startPgliteThread();
+    const { pool } = thread;
+    try {
+      await pool.query('CREATE TABLE t (n int PRIMARY KEY)');
+      const tx = await pool.connect();
+      await tx.query('BEGIN');
+      await tx.query('INSERT INTO t VALUES (1)');
+      // Sent while the transaction is open: it runs after it, and sees all of it or none.
+      const outside = pool.query<{ c: string }>('SELECT count(*)::text AS c FROM t');
+      await new Promise((r) => setTimeout(r, 50));
+      await tx.query('INSERT INTO t VALUES (2)');
+      await tx.query('COMMIT');
+      tx.release();
+      expect((await outside).rows[0].c).toBe('2');
+
+      const lost = await pool.connect();
+      await lost.query('BEGIN');
+      await lost.query('INSERT INTO t VALUES (3)');
+      lost.release(new Error('gone')); // destroys the connection inside its transaction
+      const { rows } = await pool.query<{ n: number }>('SELECT n FROM t ORDER BY n');
+      expect(rows.map((r) => r.n)).toEqual([1, 2]);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it("answers PostgreSQL's error fields and carries bytes both ways", async () => {
+    const thread = await startPgliteThread();
+    const { pool } = thread;
+    try {
+      await pool.query('CREATE TABLE b (id int CONSTRAINT b_id_key PRIMARY KEY, data bytea)');
+      const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256));
+      await pool.query('INSERT INTO b VALUES (1, $1)', [bytes]);
+      const err = await pool.query('INSERT INTO b VALUES (1, NULL)').catch((e) => e);
+      expect(err).toMatchObject({ code: '23505', constraint: 'b_id_key' });
+      const { rows } = await pool.query<{ data: Buffer }>('SELECT data FROM b WHERE id = 1');
+      expect(Buffer.compare(rows[0].data, bytes)).toBe(0);
+      // and the session goes on after the error
+      expect((await pool.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('keeps every acknowledged write across a close and a new start on the same directory', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-pglite-thread-'));
+    dirs.push(dir);
+    const first = await openDatabase({ dataDir: dir });
+    const owner = await first.prisma.owner.create({ data: { id: randomUUID(), name: 'kept' } });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        first.prisma.entry.create({ data: { id: randomUUID(), ownerId: owner.id, sandbox: false, name: `e${i}` } }),
+      ),
+    );
+    await first.close();
+    const second = await openDatabase({ dataDir: dir });
+    try {
+      expect(await second.prisma.entry.count({ where: { ownerId: owner.id } })).toBe(20);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+// The embedded database on a thread of its own (pglite-worker.mjs), reached through PostgreSQL's
+// wire protocol over MessagePorts: a pg Pool whose connections are ports instead of sockets, so
+// the server talks to PGlite with the driver and Prisma adapter it uses for PostgreSQL, and
+// PGlite's work (its interpreter, its file writes) no longer runs on the thread that serves HTTP.
+// No socket is opened: nothing outside this process can reach the database.
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
+import pg from 'pg';
+
+export interface PgliteThread {
+  pool: pg.Pool;
+  /** Ends the pool's connections, then closes PGlite (a checkpoint) and ends the thread. */
+  close(): Promise<void>;
+}
+
+// Resolved from the working directory, never bundled: Next would otherwise try to compile the
+// worker's module into its own chunks.
+const WORKER = ['lib', 'db', 'pglite-worker.mjs'];
+
+/** Starts PGlite on its own thread (`dataDir` absent: in memory) and a pool of connections to it. */
+export async function startPgliteThread(dataDir?: string): Promise<PgliteThread> {
+  const worker = new Worker(path.join(process.cwd(), ...WORKER), { workerData: { dataDir } });
+  await new Promise<void>((resolve, reject) => {
+    const failed = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
+    worker.once('error', failed);
+    worker.once('exit', (code) => failed(new Error(`the embedded database's thread ended (${code}) before it was ready`)));
+    worker.once('message', (m: { type: string }) => {
+      if (m.type === 'ready') {
+        worker.removeAllListeners('error');
+        worker.removeAllListeners('exit');
+        resolve();
+      } else failed(new Error(`unexpected first message from the embedded database's thread: ${m.type}`));
+    });
+  });
+  let fatal: Error | null = null;
+  worker.on('message', (m: { type: string; message?: string }) => {
+    if (m.type === 'fatal') fatal = new Error(`the embedded database failed: ${m.message}`);
+  });
+  worker.on('error', (err) => {
+    fatal = err;
+  });
+  // One connection: PGlite is one session. A transaction holds it; other statements wait in the
+  // pool's queue, as they waited for PGlite's own lock when it ran on this thread.
+  const pool = new pg.Pool({
+    max: 1,
+    user: 'postgres',
+    database: 'postgres',
+    stream: () => {
+      if (fatal) throw fatal;
+      return new PortSocket(worker) as never;
+    },
+  });
+  return {
+    pool,
+    close: async () => {
+      await pool.end();
+      await new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.once('exit', () => resolve());
+        worker.postMessage({ type: 'close' });
+      });
+      await worker.terminate();
+    },
+  };
+}
+
+/** A socket for pg whose bytes travel over a MessagePort to the database's thread. */
+class PortSocket extends Duplex {
+  private port: MessagePort | null = null;
+
+  constructor(private readonly worker: Worker) {
+    super();
+  }
+
+  connect(): this {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    port1.on('message', (data: Uint8Array) => this.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
+    port1.on('close', () => this.push(null));
+    this.worker.postMessage({ type: 'connect', port: port2 }, [port2]);
+    process.nextTick(() => this.emit('connect'));
+    return this;
+  }
+
+  _read(): void {}
+
+  _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
+    if (!this.port) {
+      done(new Error('not connected'));
+      return;
+    }
+    const copy = new Uint8Array(chunk);
+    this.port.postMessage(copy, [copy.buffer]);
+    done();
+  }
+
+  _final(done: (err?: Error | null) => void): void {
+    this.port?.close();
+    done();
+  }
+
+  _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.port?.close();
+    done(err);
+  }
+
+  setNoDelay(): this {
+    return this;
+  }
+
+  setKeepAlive(): this {
+    return this;
+  }
+
+  ref(): this {
+    return this;
+  }
+
+  unref(): this {
+    return this;
+  }
+}

@@ -1,0 +1,135 @@
+// The embedded database's own thread: PGlite runs here, off the thread that serves HTTP, and
+// speaks PostgreSQL's wire protocol to it — the same protocol, driver (pg) and Prisma adapter the
+// server uses on PostgreSQL (ARCHITECTURE.md, "The embedded database's thread").
+//
+// The main thread (pglite-thread.ts) opens a connection by sending a MessagePort; each port is one
+// connection, carrying the protocol's bytes both ways. PGlite is one session, so its statements run
+// one message at a time, and while a connection holds a transaction open only that connection's
+// messages run (the others wait their turn). A connection that goes away inside a transaction has
+// it rolled back.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+const SSL_REQUEST = 80877103;
+const CANCEL_REQUEST = 80877102;
+const PROTOCOL_3 = 196608;
+
+const lite = workerData.dataDir ? await PGlite.create(workerData.dataDir) : await PGlite.create();
+// Only this process writes here and it sees every write itself: no change log (migration cache_change_log).
+await lite.exec("SET silo.change_log = 'off'");
+
+/** @type {Connection[]} connections with whole messages waiting, in the order they arrived */
+const waiting = [];
+/** @type {Connection | null} the connection whose transaction is open: only its messages run */
+let holder = null;
+let running = false;
+
+class Connection {
+  constructor(port) {
+    this.port = port;
+    this.buffer = Buffer.alloc(0);
+    /** @type {Buffer[]} whole messages not yet run */
+    this.pending = [];
+    this.started = false;
+    this.closed = false;
+    port.on('message', (data) => this.receive(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
+    port.on('close', () => this.close());
+  }
+
+  /** Splits the bytes received into whole messages and queues them. */
+  receive(data) {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, data]) : data;
+    let queued = false;
+    for (;;) {
+      if (!this.started) {
+        // Untyped messages come first: SSLRequest (answered "N": no TLS on a thread's port), CancelRequest, StartupMessage.
+        if (this.buffer.length < 8) break;
+        const length = this.buffer.readInt32BE(0);
+        if (this.buffer.length < length) break;
+        const code = this.buffer.readInt32BE(4);
+        const message = this.buffer.subarray(0, length);
+        this.buffer = this.buffer.subarray(length);
+        if (code === SSL_REQUEST) this.send(Buffer.from('N'));
+        else if (code === PROTOCOL_3) {
+          this.started = true;
+          this.pending.push(message);
+          queued = true;
+        } else if (code !== CANCEL_REQUEST) return this.close();
+        continue;
+      }
+      if (this.buffer.length < 5) break;
+      const length = 1 + this.buffer.readInt32BE(1);
+      if (this.buffer.length < length) break;
+      const message = this.buffer.subarray(0, length);
+      this.buffer = this.buffer.subarray(length);
+      if (message[0] === 0x58 /* Terminate */) return this.close();
+      this.pending.push(message);
+      queued = true;
+    }
+    // The rest of a message stays for the next bytes: copied, since `data` is reused by no one
+    // but may be large.
+    if (this.buffer.length) this.buffer = Buffer.from(this.buffer);
+    if (queued && !waiting.includes(this)) waiting.push(this);
+    if (!running) void run();
+  }
+
+  send(bytes) {
+    if (this.closed) return;
+    const copy = new Uint8Array(bytes);
+    this.port.postMessage(copy, [copy.buffer]);
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.port.close();
+    this.pending = [];
+    const i = waiting.indexOf(this);
+    if (i >= 0) waiting.splice(i, 1);
+    if (!running) void run();
+  }
+}
+
+/**
+ * Runs the waiting connections' messages, each connection's whole messages in one call (pg sends
+ * a statement as Parse, Bind, Describe, Execute, Sync: one call, not five); while a transaction is
+ * open, only its connection's. A connection gone inside its transaction has it rolled back.
+ */
+async function run() {
+  running = true;
+  try {
+    for (;;) {
+      if (holder?.closed) {
+        await lite.exec('ROLLBACK').catch(() => {});
+        holder = null;
+      }
+      const i = holder ? waiting.indexOf(holder) : 0;
+      if (i < 0 || waiting.length === 0) return;
+      const [connection] = waiting.splice(i, 1);
+      const batch = connection.pending.length === 1 ? connection.pending[0] : Buffer.concat(connection.pending);
+      connection.pending = [];
+      // Each chunk is a view of PGlite's memory, overwritten by the next: sent (copied) at once.
+      await lite.execProtocolRawStream(batch, { onRawData: (data) => connection.send(data) });
+      holder = lite.isInTransaction() ? connection : null;
+    }
+  } catch (err) {
+    parentPort.postMessage({ type: 'fatal', message: String(err?.stack ?? err) });
+  } finally {
+    running = false;
+  }
+}
+
+parentPort.on('message', async (m) => {
+  if (m.type === 'connect') new Connection(m.port);
+  else if (m.type === 'close') {
+    try {
+      await lite.close();
+      parentPort.postMessage({ type: 'closed' });
+    } catch (err) {
+      parentPort.postMessage({ type: 'closed', error: String(err) });
+    }
+    // Ends the thread as a process ends: its exit handlers run (a CPU profile's, in benchmarks).
+    process.exit(0);
+  }
+});
+parentPort.postMessage({ type: 'ready' });
