@@ -14,13 +14,13 @@ export interface PgliteThread {
   close(): Promise<void>;
 }
 
-// Resolved from the working directory, never bundled: Next would otherwise try to compile the
-// worker's module into its own chunks.
-const WORKER = ['lib', 'db', 'pglite-worker.mjs'];
+// Resolved from the working directory (the repository's root, as the migrations are: migrate.ts),
+// never bundled: the thread loads it with Node's own loader.
+const workerFile = () => path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'db', 'pglite-worker.mjs');
 
 /** Starts PGlite on its own thread (`dataDir` absent: in memory) and a pool of connections to it. */
 export async function startPgliteThread(dataDir?: string): Promise<PgliteThread> {
-  const worker = new Worker(path.join(process.cwd(), ...WORKER), { workerData: { dataDir } });
+  const worker = new Worker(workerFile(), { workerData: { dataDir } });
   await new Promise<void>((resolve, reject) => {
     const failed = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
     worker.once('error', failed);
