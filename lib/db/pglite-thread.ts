@@ -4,6 +4,7 @@
 // PGlite's work (its interpreter, its file writes) no longer runs on the thread that serves HTTP.
 // No socket is opened: nothing outside this process can reach the database.
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
 import pg from 'pg';
@@ -20,6 +21,13 @@ const workerFile = () => path.join(/* turbopackIgnore: true */ process.cwd(), 'l
 
 /** Starts PGlite on its own thread (`dataDir` absent: in memory) and a pool of connections to it. */
 export async function startPgliteThread(dataDir?: string): Promise<PgliteThread> {
+  // A new directory is made by initdb, whose memory (about half a gigabyte) a thread that then only
+  // runs statements kept for good: made by a thread of its own, ended at once.
+  if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await (await startThread(dataDir)).close();
+  return startThread(dataDir);
+}
+
+async function startThread(dataDir?: string): Promise<PgliteThread> {
   const worker = new Worker(workerFile(), { workerData: { dataDir } });
   await new Promise<void>((resolve, reject) => {
     const failed = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
