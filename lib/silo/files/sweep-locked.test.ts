@@ -1,10 +1,11 @@
-// Freeing blobs on S3 with Object Lock: a delete refused by a lock (AWS 403 AccessDenied, MinIO 400
-// InvalidRequest) keeps the blob and its row, logged, and a later sweep tries again; any other error
-// stays an error. The refusals are given at the S3 client seam (no local server implements Object
-// Lock); everything else is a real s3rver and a real database.
+// Blobs on S3 with Object Lock through the store the domain uses (DatabaseStore): a delete refused
+// by a lock (AWS 403 AccessDenied, MinIO 400 InvalidRequest) keeps the blob and its row, logged, and
+// a later sweep tries again; any other error stays an error; a lock reaches the bucket only for
+// bytes the database does not keep. The lock's answers are given at the S3 client seam (no local
+// server implements Object Lock); everything else is a real s3rver and a real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
-import { DatabaseStore } from '../../storage/database-store';
+import { DatabaseStore, storeIn } from '../../storage/database-store';
 import { S3Store } from '../../storage/s3-store';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
@@ -31,13 +32,15 @@ describe.each(testDatabases())('sweep under S3 Object Lock (%s)', (database) => 
   let bucket: string;
   let store: DatabaseStore;
   let seam: ReturnType<typeof clientSeam>;
+  let s3Store: S3Store;
   beforeAll(async () => {
     w = await testWorld({ database });
     ({ scope, entryId } = await createTestEntry(w.db.prisma));
     bucket = await s3.createBucket('sweep-locked');
     const client = s3.client();
     seam = clientSeam(client);
-    store = new DatabaseStore(w.db.prisma, new S3Store({ client, bucket, objectLock: 'compliance' }), { keepUpTo: 0 });
+    s3Store = new S3Store({ client, bucket, objectLock: 'compliance' });
+    store = new DatabaseStore(w.db.prisma, s3Store, { keepUpTo: 0 });
   });
   afterAll(() => w?.close());
 
@@ -93,5 +96,26 @@ describe.each(testDatabases())('sweep under S3 Object Lock (%s)', (database) => 
     seam.pass((r) => r.method === 'DELETE' && r.path === `/${bucket}/sha256/${hash}`);
     expect((await sweepBlobs(w.db.prisma, store)).freed).toBe(1);
     expect(await store.exists(hash)).toBe(false);
+  });
+
+  it('passes a lock on to the bucket for bytes the database does not keep, from a transaction too; kept bytes ask S3 nothing', async () => {
+    const keeping = new DatabaseStore(w.db.prisma, s3Store, { keepUpTo: 64 });
+    const lock = { mode: 'compliance' as const, retainUntil: new Date('2036-01-01T00:00:00Z'), legalHold: true };
+    const small = Buffer.from('kept in the database');
+    const large = Buffer.alloc(100, 1);
+    seam.answer((r) => asks(r, 'retention') || asks(r, 'legal-hold'), { status: 200 });
+    const before = seam.sent.length;
+    await keeping.put(sha(small), small, { lock });
+    await keeping.put(sha(large), large, { lock });
+    await w.db.prisma.$transaction(async (tx) => {
+      const view = storeIn(keeping, tx);
+      await view.lock?.(sha(small), lock);
+      await view.lock?.(sha(large), { ...lock, retainUntil: new Date('2037-01-01T00:00:00Z') });
+    });
+    const sent = seam.sent.slice(before);
+    expect(sent.filter((r) => r.path.endsWith(sha(small)))).toEqual([]);
+    const onLarge = sent.filter((r) => r.path.endsWith(sha(large)));
+    expect(onLarge[0].headers['x-amz-object-lock-mode']).toBe('COMPLIANCE');
+    expect(onLarge.some((r) => asks(r, 'retention') && r.body?.includes('2037-01-01T00:00:00Z'))).toBe(true);
   });
 });
