@@ -26,6 +26,9 @@ const schema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: flag(false),
+    // Blobs of retained versions written under S3 Object Lock, in at most this mode (lib/storage/s3/object-lock.ts);
+    // the bucket must have been created with Object Lock enabled.
+    S3_OBJECT_LOCK: z.enum(['governance', 'compliance']).optional(),
     PUBLIC_URL: z.string().url().optional(),
     ADMIN_API_KEY: z.string().min(16).optional(),
     MAX_INLINE_BYTES: int(5 * MiB),
@@ -73,6 +76,8 @@ const schema = z
   })
   .superRefine((c, ctx) => {
     if (c.STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE=s3' });
+    if (c.S3_OBJECT_LOCK && c.STORAGE !== 's3')
+      ctx.addIssue({ code: 'custom', path: ['S3_OBJECT_LOCK'], message: 'only with STORAGE=s3 (a local disk keeps blob files read-only)' });
     // One key without the other is a typo, not a wish for the SDK's credential chain.
     if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY) {
       const missing = c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';

@@ -1,7 +1,8 @@
 // `npm run fsck [-- --fix] [--quick]`: checks the blob store against the database the server is
 // configured with (same environment and .env files as `npm start`). Exit 0: every referenced blob
-// is there with the right size and bytes; 1: some are missing or damaged; 2: it could not check.
-// --fix frees unreferenced blobs and drops dead held copies; --quick compares sizes, not bytes.
+// is there with the right size and bytes (and, on a local disk, still read-only); 1: some are
+// missing, damaged or writable; 2: it could not check. --fix frees unreferenced blobs and drops
+// dead held copies; --quick compares sizes (and file modes), not bytes.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
@@ -58,7 +59,7 @@ async function main(): Promise<number> {
 
 function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
   console.log(
-    `referenced: ${r.referenced.blobs} blobs, ${bytes(r.referenced.bytes)} (${o.quick ? 'sizes checked' : 'sizes and sha256 checked'})`,
+    `referenced: ${r.referenced.blobs} blobs, ${bytes(r.referenced.bytes)} (${o.quick ? 'sizes' : 'sizes and sha256'} checked; on a local disk, that each file is read-only)`,
   );
   for (const b of r.bad.slice(0, SHOWN)) {
     const what =
@@ -66,7 +67,9 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
         ? 'MISSING'
         : b.problem === 'wrong_size'
           ? `WRONG SIZE ${b.actual?.size} bytes, should be ${b.size}`
-          : `WRONG BYTES (they hash to ${b.actual?.hash})`;
+          : b.problem === 'writable'
+            ? `WRITABLE (stored read-only; its ${o.quick ? 'size is' : 'bytes are'} right, but it may have been changed and changed back)`
+            : `WRONG BYTES (they hash to ${b.actual?.hash})`;
     console.log(
       `  ${what}  ${b.hash}  ${b.files} file(s), e.g. "${b.example.name}" (file ${b.example.fileId}, entry ${b.example.entryId})`,
     );
@@ -80,7 +83,9 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
   if (o.fix) console.log(`fixed: freed ${r.freed} unreferenced blobs, dropped ${r.dropped} held copies`);
   else if (r.unreferenced.length) console.log('run with --fix to free the unreferenced blobs');
   console.log(
-    r.bad.length ? `PROBLEMS: ${r.bad.length} referenced blob(s) missing or damaged` : 'OK: every referenced blob is there, intact',
+    r.bad.length
+      ? `PROBLEMS: ${r.bad.length} referenced blob(s) missing, damaged or writable`
+      : 'OK: every referenced blob is there, intact',
   );
 }
 

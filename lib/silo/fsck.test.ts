@@ -1,6 +1,6 @@
 // fsck: every referenced blob there with the right size and bytes; unreferenced blobs and held
 // copies listed; --fix frees what nothing refers to and nothing else.
-import { truncate, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withEntryWorld } from '../testing/owner';
@@ -61,5 +61,25 @@ describe.each(testDatabases())('fsck (%s)', (database) => {
     const after = await fsck(w.db.prisma, w.store);
     expect(after.unreferenced).toEqual([]);
     expect(after.bad).toHaveLength(3);
+  });
+
+  it('reports a blob file that changed: made writable, a byte appended, bytes swapped at the same size (--quick: by its mode)', async () => {
+    const writable = await create({ name: 'writable.txt', data: b64('made writable') });
+    const appended = await create({ name: 'appended.txt', data: b64('a byte appended') });
+    const swapped = await create({ name: 'swapped.txt', data: b64('same size') });
+    const mine = new Set([writable, appended, swapped].map((f) => f.hash)); // the world's earlier files stay as the test above left them
+    for (const f of [writable, appended, swapped]) expect((await stat(blobFile(f.hash))).mode & 0o777).toBe(0o444);
+    const problems = async (verifyBytes: boolean) =>
+      Object.fromEntries(
+        (await fsck(w.db.prisma, w.store, { verifyBytes })).bad.filter((b) => mine.has(b.hash)).map((b) => [b.example.name, b.problem]),
+      );
+    expect(await problems(true)).toEqual({});
+
+    for (const f of [writable, appended, swapped]) await chmod(blobFile(f.hash), 0o644); // chmod u+w
+    await appendFile(blobFile(appended.hash), 'x');
+    await writeFile(blobFile(swapped.hash), 'SAME SIZE');
+    expect(await problems(true)).toEqual({ 'writable.txt': 'writable', 'appended.txt': 'wrong_size', 'swapped.txt': 'wrong_bytes' });
+    // Without hashing, the same-size change is still caught by the file's mode.
+    expect(await problems(false)).toEqual({ 'writable.txt': 'writable', 'appended.txt': 'wrong_size', 'swapped.txt': 'writable' });
   });
 });

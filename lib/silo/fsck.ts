@@ -1,5 +1,7 @@
 // `npm run fsck`: does the blob store hold every blob the database refers to, with the right size
-// and bytes; what does it hold that nothing refers to (blobs, held upload copies)? The store is the
+// and bytes, and on a local disk still read-only (a blob file is placed 0444: one that became
+// writable was changed by hand, even if its bytes still hash right); what does it hold that nothing
+// refers to (blobs, held upload copies)? The store is the
 // one the server reads (small blobs kept in the database in front of it: database-store.ts). With `fix`,
 // unreferenced blobs are freed through freeBlobs (the server's locked path, so a racing upload is
 // never hurt) and dead held copies dropped as the upload sweep does.
@@ -7,7 +9,8 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/client';
 import { UUID } from '../schemas/common';
 import type { BlobInfo, BlobStore } from '../storage/blob-store';
-import { storeIn } from '../storage/database-store';
+import { storeIn, type DatabaseStore } from '../storage/database-store';
+import { LocalDiskStore } from '../storage/local-disk';
 import { underBlobLock } from './files/blobs';
 import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
 import { sweepUploads } from './files/sweep-uploads';
@@ -18,7 +21,7 @@ const BATCH = 500;
 export interface FsckOptions {
   /** free unreferenced blobs and drop dead held copies */
   fix?: boolean;
-  /** hash every referenced blob's bytes (default); false checks sizes only */
+  /** hash every referenced blob's bytes (default); false checks sizes (and a local disk's file modes) only */
   verifyBytes?: boolean;
   /** called after each referenced blob is checked */
   progress?: (checked: number) => void;
@@ -31,7 +34,8 @@ export interface BadBlob {
   /** stored files that refer to it */
   files: number;
   example: { fileId: string; entryId: string; name: string };
-  problem: 'missing' | 'wrong_size' | 'wrong_bytes';
+  /** writable: a local disk's blob file that is no longer read-only (its size and, unless quick, bytes are right) */
+  problem: 'missing' | 'wrong_size' | 'wrong_bytes' | 'writable';
   /** what the store holds instead */
   actual?: { size: number; hash?: string };
 }
@@ -100,11 +104,21 @@ async function problemOf(
   const size = await store.blobSize(want.hash);
   if (size === undefined) return { problem: 'missing' };
   if (size !== want.size) return { problem: 'wrong_size', actual: { size } };
-  if (opts.verifyBytes === false) return undefined;
-  const hasher = createHash('sha256');
-  for await (const chunk of await store.read(want.hash)) hasher.update(chunk as Buffer);
-  const hash = hasher.digest('hex');
-  return hash === want.hash ? undefined : { problem: 'wrong_bytes', actual: { size, hash } };
+  if (opts.verifyBytes !== false) {
+    const hasher = createHash('sha256');
+    for await (const chunk of await store.read(want.hash)) hasher.update(chunk as Buffer);
+    const hash = hasher.digest('hex');
+    if (hash !== want.hash) return { problem: 'wrong_bytes', actual: { size, hash } };
+  }
+  // One stat: cheap enough for --quick too. (Bytes the database keeps have no file: not writable.)
+  if (await diskOf(store)?.blobWritable(want.hash)) return { problem: 'writable' };
+  return undefined;
+}
+
+/** The local disk under `store` (itself, or the one a DatabaseStore wraps), whose blob files must be read-only. */
+function diskOf(store: BlobStore): LocalDiskStore | undefined {
+  const s = (store as Partial<DatabaseStore>).inner ?? store;
+  return s instanceof LocalDiskStore ? s : undefined;
 }
 
 async function unreferencedBlobs(db: Db, store: BlobStore): Promise<BlobInfo[]> {

@@ -46,10 +46,21 @@ export interface HeldLease {
   check(): Promise<void>;
 }
 
+/** What a store that can lock blobs (S3 with S3_OBJECT_LOCK) needs to place one locked; the lock it gets is as lock() sets it. */
+export interface PlaceOptions {
+  lock?: BlobLock;
+}
+
 export interface BlobInfo {
   hash: string;
   size: number;
   modifiedAt: Date;
+}
+
+export interface BlobLock {
+  mode: 'governance' | 'compliance' | null;
+  retainUntil: Date | null;
+  legalHold: boolean;
 }
 
 export interface BlobStore {
@@ -74,13 +85,13 @@ export interface BlobStore {
    * Moves a verified held copy under its hash. When those bytes exist already it does the same
    * work (the copy replaces them) and keeps one: how long it takes must not tell whether they were there.
    */
-  commitHeld(uploadId: string, hash: string): Promise<void>;
+  commitHeld(uploadId: string, hash: string, opts?: PlaceOptions): Promise<void>;
   /**
    * Puts small verified bytes (an inline file's) under their hash at once, as durably as
    * commitHeld: what receive and commitHeld do in one step, with fewer calls. The same work
    * whether or not the bytes exist already.
    */
-  put(hash: string, bytes: Uint8Array): Promise<void>;
+  put(hash: string, bytes: Uint8Array, opts?: PlaceOptions): Promise<void>;
   /** `size`, when the caller knows it, lets a small read allocate no more than it needs. */
   read(hash: string, range?: ByteRange, size?: number): Promise<Readable>;
   exists(hash: string): Promise<boolean>;
@@ -89,6 +100,8 @@ export interface BlobStore {
   /** Every blob the store holds (for fsck and the sweep of unreferenced blobs). */
   listBlobs(): AsyncIterable<BlobInfo>;
   delete(hash: string): Promise<void>;
+  /** Sets or extends (never shortens) the lock of a stored blob; stores without locks leave it out. */
+  lock?(hash: string, lock: BlobLock): Promise<void>;
   /**
    * Binds the store to one database: the first call records `databaseId` in the store; a later
    * call with another id throws StoreOfAnotherDatabase (a store must never serve two databases).
@@ -133,6 +146,22 @@ export class StoreOfAnotherDatabase extends Error {
     super(`the blob store at ${where} belongs to database ${recorded}, not to this one (${databaseId})`);
   }
 }
+
+/**
+ * A delete the store refused because the blob is locked (S3 Object Lock: retention or legal hold).
+ * Not a failure: the blob stays, with its row, and a later sweep tries again.
+ */
+export class BlobLocked extends Error {
+  override readonly name = 'BlobLocked';
+  constructor(
+    readonly hash: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`blob ${hash} is locked (retention or legal hold) and was kept`, options);
+  }
+}
+
+export const isBlobLocked = (err: unknown): err is BlobLocked => (err as Error)?.name === 'BlobLocked';
 
 /** A store with no room left (ENOSPC, a quota): the server's problem, answered 507. */
 export class StoreFull extends Error {

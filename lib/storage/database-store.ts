@@ -17,7 +17,16 @@ import { Readable } from 'node:stream';
 import { SMALL_BLOB_CEILING } from '../config';
 import type { Tx } from '../db/client';
 import { SizedLru } from '../sized-lru';
-import { assertHash, type BlobInfo, type BlobStore, type ByteRange, type ReceiveOptions, type Received } from './blob-store';
+import {
+  assertHash,
+  type BlobInfo,
+  type BlobLock,
+  type BlobStore,
+  type ByteRange,
+  type PlaceOptions,
+  type ReceiveOptions,
+  type Received,
+} from './blob-store';
 
 export interface DatabaseStoreOptions {
   /** `put` keeps bytes up to this size in the database; larger ones (and every one with 0) go to the wrapped store */
@@ -42,6 +51,8 @@ const BATCH = 500;
 
 export class DatabaseStore implements BlobStore {
   readonly kind: string;
+  /** The wrapped store's lock, when it has one (BlobStore.lock): bytes kept in the database are not its to lock. */
+  readonly lock?: (hash: string, lock: BlobLock) => Promise<void>;
 
   constructor(
     /** the client, or (in a view from within()) an open transaction */
@@ -50,6 +61,14 @@ export class DatabaseStore implements BlobStore {
     private readonly opts: DatabaseStoreOptions,
   ) {
     this.kind = `database+${inner.kind}`;
+    // Unbound: called on a view from within(), it asks the database through that view's transaction.
+    if (inner.lock) this.lock = this.lockWrapped;
+  }
+
+  private async lockWrapped(this: DatabaseStore, hash: string, lock: BlobLock): Promise<void> {
+    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM blobs WHERE hash = ${hash} AND data IS NOT NULL`;
+    if (rows.length) return;
+    await this.inner.lock?.(hash, lock);
   }
 
   /** This store asking the database through transaction `tx` (everything else is shared, overrides of a test's copy included). */
@@ -93,17 +112,18 @@ export class DatabaseStore implements BlobStore {
   }
 
   /** A held copy is the wrapped store's, and is placed there (an upload's bytes, of any size). */
-  commitHeld(uploadId: string, hash: string): Promise<void> {
-    return this.inner.commitHeld(uploadId, hash);
+  commitHeld(uploadId: string, hash: string, opts?: PlaceOptions): Promise<void> {
+    return this.inner.commitHeld(uploadId, hash, opts);
   }
 
   /**
    * Up to keepUpTo: one autocommit statement, durable once it returns (the write-ahead log), as a
    * commitHeld is. A row of the same hash gets the bytes written again, whether it held them or not:
-   * the same work either way (dedup-timing.test.ts).
+   * the same work either way (dedup-timing.test.ts). A lock (`opts`) is the wrapped store's: bytes
+   * kept here are guarded by the database.
    */
-  async put(hash: string, bytes: Uint8Array): Promise<void> {
-    if (bytes.length > this.opts.keepUpTo) return this.inner.put(hash, bytes);
+  async put(hash: string, bytes: Uint8Array, opts?: PlaceOptions): Promise<void> {
+    if (bytes.length > this.opts.keepUpTo) return this.inner.put(hash, bytes, opts);
     assertHash(bytes, hash);
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
     await this.db.$executeRaw`

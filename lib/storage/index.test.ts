@@ -28,4 +28,15 @@ it('names the variable that is wrong', () => {
   expect(() => withEnv({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/S3_SECRET_ACCESS_KEY: set both/);
   expect(() => withEnv({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_ENDPOINT: 'not a url' })).toThrow(/S3_ENDPOINT:/);
   expect(() => withEnv({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE:/);
+  expect(() => withEnv({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_OBJECT_LOCK: 'on' })).toThrow(/S3_OBJECT_LOCK:/);
+  vi.unstubAllEnvs();
+  expect(() => withEnv({ S3_OBJECT_LOCK: 'compliance' })).toThrow(/S3_OBJECT_LOCK: only with STORAGE=s3/);
+});
+
+it('gives the S3 store a lock only with S3_OBJECT_LOCK', () => {
+  const s3 = { STORAGE: 's3', S3_BUCKET: 'silo-files', S3_ENDPOINT: 'http://127.0.0.1:9000' };
+  expect(storeFor(withEnv(s3)).lock).toBeUndefined();
+  for (const mode of ['governance', 'compliance']) expect(storeFor(withEnv({ ...s3, S3_OBJECT_LOCK: mode })).lock).toBeTypeOf('function');
+  vi.unstubAllEnvs();
+  expect(storeFor(withEnv({})).lock).toBeUndefined(); // a local disk keeps its files read-only instead
 });

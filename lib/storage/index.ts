@@ -39,7 +39,7 @@ export function filesStore(db: Db): BlobStore {
 
 export function storeFor(c: Config): BlobStore {
   if (c.STORAGE !== 's3') return new LocalDiskStore(c.storageDir);
-  return new S3Store({ client: s3Client(c), bucket: must(c.S3_BUCKET, 'S3_BUCKET') });
+  return new S3Store({ client: s3Client(c), bucket: must(c.S3_BUCKET, 'S3_BUCKET'), objectLock: c.S3_OBJECT_LOCK });
 }
 
 function s3Client(c: Config): S3Client {

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,6 +106,49 @@ describe('LocalDiskStore', () => {
   });
 });
 
+describe('LocalDiskStore: blob files are read-only', () => {
+  const blobFile = (hash: string) => path.join(root, 'sha256', hash.slice(0, 2), hash);
+  const mode = async (file: string) => (await stat(file)).mode & 0o777;
+
+  it('places every blob 0444, by commit, by put and over bytes stored already, and frees it all the same', async () => {
+    const a = await store.receive('a', chunks(Buffer.from('committed')), { offset: 0, maxBytes: 100 });
+    await store.commitHeld('a', a.hash);
+    const inline = Buffer.from('put inline');
+    await store.put(sha(inline), inline);
+    await store.receive('again', chunks(Buffer.from('committed')), { offset: 0, maxBytes: 100 });
+    await store.commitHeld('again', a.hash);
+    for (const h of [a.hash, sha(inline)]) {
+      expect(await mode(blobFile(h))).toBe(0o444);
+      expect(await store.blobWritable(h)).toBe(false);
+    }
+    await chmod(blobFile(a.hash), 0o644);
+    expect(await store.blobWritable(a.hash)).toBe(true);
+    expect(await store.blobWritable(sha(Buffer.from('absent')))).toBe(false);
+    for (const h of [a.hash, sha(inline)]) {
+      await store.delete(h);
+      expect(await store.exists(h)).toBe(false);
+    }
+  });
+
+  // Root writes whatever the mode says; the guarantee is for the unprivileged user a server runs as.
+  it('an unprivileged process cannot write a stored blob, and can free it (unlink asks the directory)', async () => {
+    const nobody = 65534;
+    const unprivileged = process.getuid?.() === 0;
+    const bytes = Buffer.from('kept as stored');
+    await store.put(sha(bytes), bytes);
+    const file = blobFile(sha(bytes));
+    if (unprivileged) for (const p of [root, path.join(root, 'sha256'), path.dirname(file), file]) await chown(p, nobody, nobody);
+    const run = (code: string) =>
+      spawnSync(process.execPath, ['-e', code, file], { uid: unprivileged ? nobody : undefined, encoding: 'utf8' });
+    const write = run("require('node:fs').appendFileSync(process.argv[1], 'x')");
+    expect(write.stderr).toContain('EACCES');
+    expect((await readFile(file)).equals(bytes)).toBe(true);
+    const free = run("require('node:fs').rmSync(process.argv[1])");
+    expect(free.status).toBe(0);
+    expect(await store.exists(sha(bytes))).toBe(false);
+  });
+});
+
 describe('LocalDiskStore.claim: one database per store', () => {
   it('records the first database, accepts it again, refuses another with the store named', async () => {
     await store.claim('db-one');
@@ -191,6 +235,18 @@ describe('LocalDiskStore on a failing disk', () => {
     disk.heal();
     await faulty.commitHeld('u', held.hash);
     expect((await readAll(await faulty.read(held.hash))).toString()).toBe('bytes');
+  });
+
+  it('a commit whose rename fails leaves the held copy writable, to resume or commit again', async () => {
+    const first = Buffer.from('first half, ');
+    const held = await faulty.receive('u', chunks(first), { offset: 0, maxBytes: 100 });
+    disk.fail(['rename'], 'EIO');
+    await expect(faulty.commitHeld('u', held.hash)).rejects.toMatchObject({ code: 'EIO' });
+    disk.heal();
+    expect((await stat(path.join(root, 'held', 'u'))).mode & 0o200).not.toBe(0);
+    const whole = await faulty.receive('u', chunks(Buffer.from('second half')), { offset: first.length, maxBytes: 100 });
+    await faulty.commitHeld('u', whole.hash);
+    expect((await stat(path.join(root, 'sha256', whole.hash.slice(0, 2), whole.hash))).mode & 0o777).toBe(0o444);
   });
 
   it('a put on a full or read-only disk fails, leaving no blob and no held copy', async () => {

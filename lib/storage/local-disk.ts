@@ -1,7 +1,9 @@
 // BlobStore on a local directory: <root>/sha256/ab/<hash> for blobs, <root>/held/<id> for uploads,
 // <root>/silo-store.json for the database the store belongs to.
 // A blob only ever appears by rename of a complete, fsync'd file, so a crash never leaves a
-// half file where a stored one is expected.
+// half file where a stored one is expected; the file is made read-only (0444) before that rename,
+// so no blob file is ever writable under its name (fsck reports one that became so). Freeing it
+// still works: an unlink asks the directory, not the file.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -27,7 +29,11 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const STORE_MARKER = 'silo-store.json';
 
 /** The file system calls the store makes; tests pass one that fails like a full or read-only disk (lib/testing/faulty-disk.ts). */
-export type DiskIo = Pick<typeof fsp, 'open' | 'rename' | 'link' | 'unlink' | 'rm' | 'mkdir' | 'readdir' | 'stat' | 'readFile'>;
+export type DiskIo = Pick<typeof fsp, 'open' | 'rename' | 'link' | 'unlink' | 'rm' | 'mkdir' | 'readdir' | 'stat' | 'readFile' | 'chmod'>;
+/** A stored blob's file: readable by all, writable by none. */
+export const BLOB_MODE = 0o444;
+/** A held copy whose commit failed after it was made read-only gets back a mode its writer can resume with. */
+const HELD_MODE = 0o600;
 const realDisk: DiskIo = fsp;
 
 export class LocalDiskStore implements BlobStore {
@@ -162,9 +168,19 @@ export class LocalDiskStore implements BlobStore {
   async commitHeld(uploadId: string, hash: string): Promise<void> {
     // Renamed over identical bytes stored already, as over nothing: the same work either way, so
     // no caller can time whether they were there (one copy is kept all the same).
-    await this.placeRenamed(this.heldPath(uploadId), this.blobPath(hash)).catch(async (err) => {
+    const from = this.heldPath(uploadId);
+    const to = this.blobPath(hash);
+    try {
+      await this.io.chmod(from, BLOB_MODE);
+    } catch (err) {
       // No held copy: an earlier commit of it placed it already.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await this.exists(hash))) return;
+      throw err;
+    }
+    await this.placeRenamed(from, to).catch(async (err) => {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await this.exists(hash))) return;
+      // Still held (the rename failed): writable again, so the upload can be resumed or committed anew.
+      await this.io.chmod(from, HELD_MODE).catch(() => {});
       throw err;
     });
   }
@@ -180,6 +196,7 @@ export class LocalDiskStore implements BlobStore {
     const fh = await this.io.open(from, 'w');
     try {
       await writeAll(fh, [bytes], 0);
+      await fh.chmod(BLOB_MODE);
       await fh.sync();
       await fh.close();
       await this.placeRenamed(from, to);
@@ -225,6 +242,12 @@ export class LocalDiskStore implements BlobStore {
 
   async blobSize(hash: string): Promise<number | undefined> {
     return (await this.io.stat(this.blobPath(hash)).catch(() => undefined))?.size;
+  }
+
+  /** Whether blob `hash`'s file can be written (every blob is placed read-only: one that can was changed by hand); false when there is none. */
+  async blobWritable(hash: string): Promise<boolean> {
+    const s = await this.io.stat(this.blobPath(hash)).catch(() => undefined);
+    return s !== undefined && (s.mode & 0o222) !== 0;
   }
 
   async *listBlobs(): AsyncIterable<BlobInfo> {

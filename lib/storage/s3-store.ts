@@ -1,6 +1,7 @@
 // BlobStore on an S3 bucket (AWS or any S3-compatible server): sha256/<hash> for blobs, held/<id>/
 // for uploads in progress (a multipart upload, a tail object and a state object, so any instance can
 // resume them), silo-store.json for the database the bucket belongs to. Bytes stream both ways.
+// With `objectLock` (S3_OBJECT_LOCK), blobs are placed and kept under S3 Object Lock (s3/object-lock.ts).
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
@@ -10,14 +11,17 @@ import {
   isSha256,
   StoreOfAnotherDatabase,
   type BlobInfo,
+  type BlobLock,
   type BlobStore,
   type ByteRange,
+  type PlaceOptions,
   type ReceiveOptions,
   type Received,
 } from './blob-store';
 import { Bucket, isPreconditionFailed } from './s3/bucket';
 import { commitHeldCopy } from './s3/commit';
 import { adoptHeldCopy, BLOBS, dropHeldCopy, HELD, heldPrefix, readState } from './s3/held';
+import { assertBucketLocks, deleteAllVersions, lockObject, lockParams, type ObjectLockSetting } from './s3/object-lock';
 import { receiveHeld, type ReceiveSettings } from './s3/receive';
 
 export interface S3StoreOptions {
@@ -27,6 +31,8 @@ export interface S3StoreOptions {
   partSize?: number;
   /** parts uploading at once, per upload */
   partsInFlight?: number;
+  /** S3_OBJECT_LOCK: blobs placed with the lock their caller asks for, at most in this mode; the bucket must have Object Lock */
+  objectLock?: ObjectLockSetting;
 }
 
 const MiB = 1024 * 1024;
@@ -36,12 +42,24 @@ export class S3Store implements BlobStore {
   readonly kind = 's3';
   private readonly bucket: Bucket;
   private readonly settings: ReceiveSettings;
+  private readonly objectLock?: ObjectLockSetting;
+  /** Only with Object Lock: a store without it has no lock (BlobStore.lock). */
+  readonly lock?: (hash: string, lock: BlobLock) => Promise<void>;
 
   constructor(o: S3StoreOptions) {
     this.bucket = new Bucket(o.client, o.bucket);
     const partSize = o.partSize ?? 8 * MiB;
     if (partSize < 5 * MiB) throw new Error('S3 parts must be at least 5 MiB');
     this.settings = { partSize, partsInFlight: o.partsInFlight ?? 2 };
+    const setting = o.objectLock;
+    if (setting) {
+      this.objectLock = setting;
+      this.lock = (hash, lock) => lockObject(this.bucket, setting, this.blobKey(hash), lock, hash);
+    }
+  }
+
+  private lockParams(opts?: PlaceOptions) {
+    return this.objectLock ? lockParams(this.objectLock, opts?.lock) : undefined;
   }
 
   private blobKey(hash: string) {
@@ -79,16 +97,18 @@ export class S3Store implements BlobStore {
     return dropHeldCopy(this.bucket, uploadId);
   }
 
-  async commitHeld(uploadId: string, hash: string): Promise<void> {
+  async commitHeld(uploadId: string, hash: string, opts?: PlaceOptions): Promise<void> {
     this.blobKey(hash);
-    await commitHeldCopy(this.bucket, uploadId, hash);
+    const lock = this.lockParams(opts);
+    const carried = await commitHeldCopy(this.bucket, uploadId, hash, lock);
+    if (lock && !carried && opts?.lock) await this.lock?.(hash, opts.lock);
   }
 
-  async put(hash: string, bytes: Uint8Array): Promise<void> {
+  async put(hash: string, bytes: Uint8Array, opts?: PlaceOptions): Promise<void> {
     const key = this.blobKey(hash);
     assertHash(bytes, hash);
     // One PutObject: the object appears whole or not at all; the same bytes again change nothing.
-    await this.bucket.put(key, bytes);
+    await this.bucket.put(key, bytes, { lock: this.lockParams(opts), sha256: hash });
   }
 
   async read(hash: string, range?: ByteRange): Promise<Readable> {
@@ -112,7 +132,9 @@ export class S3Store implements BlobStore {
     }
   }
 
+  /** With Object Lock, every version of the blob, or BlobLocked when a lock keeps one. */
   async delete(hash: string): Promise<void> {
+    if (this.objectLock) return deleteAllVersions(this.bucket, this.blobKey(hash), hash);
     await this.bucket.delete(this.blobKey(hash));
   }
 
@@ -122,6 +144,7 @@ export class S3Store implements BlobStore {
    * read-then-write race on a bucket's very first start only).
    */
   async claim(databaseId: string): Promise<void> {
+    if (this.objectLock) await assertBucketLocks(this.bucket, this.objectLock);
     for (let attempt = 0; ; attempt++) {
       const recorded = await this.recordedDatabase();
       if (recorded === databaseId) return;

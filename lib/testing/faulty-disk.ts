@@ -5,7 +5,7 @@ import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { DiskIo } from '../storage/local-disk';
 
-export type DiskCall = 'write' | 'open' | 'rename' | 'link' | 'unlink' | 'rm' | 'mkdir' | 'truncate';
+export type DiskCall = 'write' | 'open' | 'rename' | 'link' | 'unlink' | 'rm' | 'mkdir' | 'truncate' | 'chmod';
 
 const errno = (code: string, syscall: string, target?: string) =>
   Object.assign(
@@ -35,7 +35,8 @@ export class FaultyDisk {
 
   /** EROFS from every call that changes the disk (files already open included), as after a remount read-only. */
   readOnly() {
-    for (const call of ['write', 'open', 'rename', 'link', 'unlink', 'rm', 'mkdir', 'truncate'] as const) this.failing.set(call, 'EROFS');
+    for (const call of ['write', 'open', 'rename', 'link', 'unlink', 'rm', 'mkdir', 'truncate', 'chmod'] as const)
+      this.failing.set(call, 'EROFS');
     return this;
   }
 
@@ -90,6 +91,10 @@ export class FaultyDisk {
         disk.check('truncate');
         return fh.truncate(len);
       },
+      async chmod(mode: number) {
+        disk.check('chmod');
+        return fh.chmod(mode);
+      },
     };
     return new Proxy(fh, {
       get(target, prop) {
@@ -106,6 +111,10 @@ export class FaultyDisk {
       if (flags && flags !== 'r') this.check('open', file);
       return this.handle(await fsp.open(file, flags, mode));
     }) as DiskIo['open'],
+    chmod: async (file, mode) => {
+      if (await present(String(file))) this.check('chmod', String(file));
+      return fsp.chmod(file, mode);
+    },
     rename: async (from, to) => {
       this.check('rename', String(to));
       return fsp.rename(from, to);

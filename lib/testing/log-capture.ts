@@ -42,6 +42,17 @@ export function expectLogged(...patterns: RegExp[]) {
   (lines ? forTest : forFile).push(...patterns);
 }
 
+/** What the running test has logged so far, each line's fields (`msg`, and what the line carries). */
+export function loggedSoFar(): Record<string, unknown>[] {
+  return (lines ?? []).map((l) => {
+    try {
+      return JSON.parse(l.text) as Record<string, unknown>;
+    } catch {
+      return { msg: l.msg };
+    }
+  });
+}
+
 beforeEach((ctx) => {
   const mine: Line[] = [];
   lines = mine;

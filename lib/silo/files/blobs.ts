@@ -6,7 +6,8 @@
 // the store is asked through the transaction (storeIn): it may keep bytes in the database.
 import type { Db } from '../../db/client';
 import { Prisma } from '../../db/generated/client';
-import type { BlobStore } from '../../storage/blob-store';
+import { log } from '../../log';
+import { isBlobLocked, type BlobStore } from '../../storage/blob-store';
 import { storeIn } from '../../storage/database-store';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -98,7 +99,9 @@ export async function underBlobLock<T>(db: Db, hash: string, fn: (tx: Tx) => Pro
 /**
  * Deletes the bytes of each hash that no stored file refers to any more; returns how many it
  * freed. Every hash is tried; the first failure (a read-only store) is thrown at the end, and
- * what it left is collected by the sweep of unreferenced blobs (sweep-blobs.ts).
+ * what it left is collected by the sweep of unreferenced blobs (sweep-blobs.ts). A blob the store
+ * keeps under a lock (S3 Object Lock refused the delete: BlobLocked) is no failure: it is logged
+ * and kept, with its row, and a later sweep tries again.
  */
 export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<string>): Promise<number> {
   let freed = 0;
@@ -115,7 +118,9 @@ export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<strin
       }, TX);
       if (done) freed++;
     } catch (err) {
-      failure ??= err;
+      if (isBlobLocked(err))
+        log.warn({ hash, refusal: (err.cause as Error | undefined)?.message }, 'blob kept: the store refused to delete it (a lock)');
+      else failure ??= err;
     }
   }
   if (failure) throw failure;

@@ -15,8 +15,10 @@ import {
   UploadPartCopyCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { must } from '../../must';
+import type { LockParams } from './object-lock';
 
 export interface Part {
   n: number;
@@ -41,9 +43,32 @@ export class Bucket {
     readonly name: string,
   ) {}
 
-  async put(key: string, body: Uint8Array | string, opts: { ifNoneMatch?: boolean } = {}): Promise<void> {
+  /**
+   * `lock`: the object is written locked, with the checksums S3 wants beside lock headers:
+   * x-amz-checksum-sha256 (`sha256`, the blob's hash, which S3 then verifies) and Content-MD5 (the
+   * older rule, which S3-compatible servers may still apply). The client sends neither by itself
+   * (requestChecksumCalculation: WHEN_REQUIRED, lib/storage/index.ts).
+   */
+  async put(
+    key: string,
+    body: Uint8Array | string,
+    opts: { ifNoneMatch?: boolean; lock?: LockParams; sha256?: string } = {},
+  ): Promise<void> {
+    const checksums = opts.lock
+      ? {
+          ChecksumSHA256: opts.sha256 && Buffer.from(opts.sha256, 'hex').toString('base64'),
+          ContentMD5: createHash('md5').update(body).digest('base64'),
+        }
+      : {};
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.name, Key: key, Body: body, IfNoneMatch: opts.ifNoneMatch ? '*' : undefined }),
+      new PutObjectCommand({
+        Bucket: this.name,
+        Key: key,
+        Body: body,
+        IfNoneMatch: opts.ifNoneMatch ? '*' : undefined,
+        ...opts.lock,
+        ...checksums,
+      }),
     );
   }
 
@@ -109,8 +134,8 @@ export class Bucket {
     } while (token);
   }
 
-  async createMultipart(key: string): Promise<string> {
-    const got = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.name, Key: key }));
+  async createMultipart(key: string, lock?: LockParams): Promise<string> {
+    const got = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.name, Key: key, ...lock }));
     return must(got.UploadId, `the upload id for ${key}`);
   }
 
@@ -141,14 +166,14 @@ export class Bucket {
     }
   }
 
-  /** A server-side copy: one CopyObject up to 5 GiB, UploadPartCopy above it (s3rver has no UploadPartCopy). */
-  async copy(from: string, to: string, size: number): Promise<void> {
+  /** A server-side copy: one CopyObject up to 5 GiB, UploadPartCopy above it (s3rver has no UploadPartCopy); `lock` goes with the request that creates it. */
+  async copy(from: string, to: string, size: number, lock?: LockParams): Promise<void> {
     const source = `${this.name}/${from.split('/').map(encodeURIComponent).join('/')}`;
     if (size <= COPY_LIMIT) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.name, Key: to, CopySource: source }));
+      await this.client.send(new CopyObjectCommand({ Bucket: this.name, Key: to, CopySource: source, ...lock }));
       return;
     }
-    const uploadId = await this.createMultipart(to);
+    const uploadId = await this.createMultipart(to, lock);
     try {
       const parts: Part[] = [];
       for (let start = 0, n = 1; start < size; start += COPY_PART, n++) {
