@@ -4,7 +4,7 @@
 // route answers 403 read_only_key (and changes nothing), a read outside the period 403
 // outside_period; expired or revoked it is 401; its creation, each use and its revocation are records.
 import path from 'node:path';
-import { type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { deriveRoutes } from '../../scripts/route-table.mjs';
 import { bearer, expect, test } from '../fixtures';
 import { b64, createEntry, expectError, inlineFile } from './helpers';
@@ -37,11 +37,20 @@ async function audited(request: APIRequestContext, newOwner: (n?: string) => Pro
   const entry = await createEntry(request, owner.liveKey, { key: 'INV-1', name: 'Invoice 1' });
   await inlineFile(request, owner.liveKey, entry.id, { name: 'inv.xml', category: 'format', key: 'xml', data: b64('<v1/>') });
   const xml = await inlineFile(request, owner.liveKey, entry.id, { name: 'inv.xml', category: 'format', key: 'xml', data: b64('<v2/>') });
-  const pdf = await inlineFile(request, owner.liveKey, entry.id, { name: 'inv.pdf', mime: 'application/pdf', data: b64('%PDF-1'), private: true });
+  const pdf = await inlineFile(request, owner.liveKey, entry.id, {
+    name: 'inv.pdf',
+    mime: 'application/pdf',
+    data: b64('%PDF-1'),
+    private: true,
+  });
   return { owner, entry, xml, pdf };
 }
 
-test('a workspace key makes one, shown once; lists show no secret; bad bodies are 422 naming the field', async ({ request, newOwner, server }) => {
+test('a workspace key makes one, shown once; lists show no secret; bad bodies are 422 naming the field', async ({
+  request,
+  newOwner,
+  server,
+}) => {
   const owner = await newOwner();
   const made = await auditorKey(request, owner.liveKey, { note: 'Betriebsprüfung 2026' });
   expect(made).toMatchObject({ from: today, to: day(1), note: 'Betriebsprüfung 2026', sandbox: false, revoked_at: null });
@@ -53,7 +62,10 @@ test('a workspace key makes one, shown once; lists show no secret; bad bodies ar
   expect((await (await request.get('/silo/v1/auditor-keys', { headers: bearer(owner.sandboxKey) })).json()).list).toEqual([]);
 
   const field = async (body: Record<string, unknown>, name: string) => {
-    const res = await request.post('/silo/v1/auditor-keys', { headers: bearer(owner.liveKey), data: { from: today, to: day(1), expires_in: 60, ...body } });
+    const res = await request.post('/silo/v1/auditor-keys', {
+      headers: bearer(owner.liveKey),
+      data: { from: today, to: day(1), expires_in: 60, ...body },
+    });
     return (await expectError(res, 422, 'validation')).fields?.[name];
   };
   expect(await field({ to: today }, 'to')).toMatch(/after from/);
@@ -98,8 +110,12 @@ test('every write on every route answers 403 read_only_key and changes nothing',
   expect(new Set(added.map((e) => e.type))).toEqual(new Set(['auditor_key.used']));
   expect(added).toHaveLength(writes + 2);
   expect(added[0].data).toMatchObject({ key_id: made.id, method: expect.any(String), path: expect.stringMatching(/^\//) });
-  expect((await (await request.get(`/silo/v1/entries/${entry.id}`, { headers: bearer(owner.liveKey) })).json()).attachments).toHaveLength(2);
-  expect((await request.get(`/silo/v1/auditor-keys`, { headers: bearer(owner.liveKey) }).then((r) => r.json())).list[0].revoked_at).toBeNull();
+  expect((await (await request.get(`/silo/v1/entries/${entry.id}`, { headers: bearer(owner.liveKey) })).json()).attachments).toHaveLength(
+    2,
+  );
+  expect(
+    (await request.get(`/silo/v1/auditor-keys`, { headers: bearer(owner.liveKey) }).then((r) => r.json())).list[0].revoked_at,
+  ).toBeNull();
 });
 
 test('reads what was stored in its period, 403 outside it; lists show only the period', async ({ request, newOwner }) => {
