@@ -61,9 +61,16 @@ function pathOf(url: string | undefined): string {
  * left to the route, which may ignore it.
  */
 export async function refuseAuditorWrite(req: CallerRequest): Promise<void> {
-  // Only the prefix is looked at first: other requests pay no query (and no parse error).
-  const m = /^Bearer\s+(silo_audit_\S*)\s*$/i.exec(req.headers.get('authorization') ?? '');
-  if (m && kindOf(m[1]) === 'auditor_key') await principalOf(req);
+  if (sendsAuditorKey(req.headers.get('authorization') ?? undefined)) await principalOf(req);
+}
+
+/**
+ * Does this Authorization header carry an auditor's key? Only the prefix is looked at: every other
+ * write pays a string test, no query and no parse error.
+ */
+export function sendsAuditorKey(authorization: string | undefined): boolean {
+  const m = authorization?.includes('silo_audit_') ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  return !!m && kindOf(m[1]) === 'auditor_key';
 }
 
 export async function authenticate(req: CallerRequest): Promise<Principal> {

@@ -7,7 +7,7 @@ import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { endRefused } from './refused-body.mjs';
 import { JSON_TYPE } from './respond';
-import { refuseAuditorWrite } from './auth';
+import { refuseAuditorWrite, sendsAuditorKey } from './auth';
 import { callerOf } from './node-adapter';
 
 export interface NodeContext {
@@ -66,7 +66,8 @@ function answer(pick: (req: NodeRequest) => NodeHandler) {
       const method = (req.method ?? 'GET').toUpperCase();
       // An auditor's key never writes, wherever it sends one, before a byte of the body is read
       // (docs/api.md, Auditor keys); credentials of other kinds are left to the route.
-      if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') await refuseAuditorWrite(callerOf(req));
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && sendsAuditorKey(req.headers.authorization))
+        await refuseAuditorWrite(callerOf(req));
       await pick(req)(req, res, { requestId, query });
     } catch (err) {
       // A client that hung up mid-upload has nobody to answer.
