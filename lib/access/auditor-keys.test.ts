@@ -124,6 +124,17 @@ describe.each(testDatabases())("auditors' keys on %s", (database) => {
     expect(listed.revoked_at).not.toBeNull();
   });
 
+  it('revoked twice at once: one revocation, one record, the other 404', async () => {
+    const db = w.db.prisma;
+    const owner = await createTestOwner(db, 'Raced');
+    const target = { ownerId: owner.id, sandbox: false };
+    const made = await createAuditorKey({ db, target, input: input({}), actor: TEST_ACTOR });
+    const both = await Promise.allSettled([1, 2].map(() => revokeAuditorKey({ db, target, id: made.id, actor: TEST_ACTOR })));
+    expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const types = (await eventsOf(owner.id, false)).map((e) => e.type);
+    expect(types).toEqual(['auditor_key.created', 'auditor_key.revoked']);
+  });
+
   it('expired, it is unknown (401), like a key that never was', async () => {
     const db = w.db.prisma;
     const owner = await createTestOwner(db, 'Expired');
