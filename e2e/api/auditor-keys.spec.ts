@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { deriveRoutes } from '../../scripts/route-table.mjs';
 import { bearer, expect, test } from '../fixtures';
-import { b64, createEntry, expectError, inlineFile } from './helpers';
+import { randomUUID } from 'node:crypto';
+import { b64, createEntry, expectError, inlineFile, signIn } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DAY = 86_400_000;
@@ -79,6 +80,63 @@ test('a workspace key makes one, shown once; lists show no secret; bad bodies ar
     403,
   );
   await expectError(await request.get('/silo/v1/auditor-keys', { headers: bearer(made.key) }), 403, 'forbidden');
+});
+
+test('a console member makes one for an environment it names; an enrollment token makes none', async ({
+  admin,
+  playwright,
+  server,
+  request,
+  newOwner,
+}) => {
+  const owner = await newOwner();
+  const stranger = await newOwner();
+  const email = `a-${randomUUID().slice(0, 8)}@example.com`;
+  const user = await admin.post('/admin/v1/users', {
+    data: { email, name: 'A', password: 'correct horse battery', owner_ids: [owner.id] },
+  });
+  expect(user.status(), await user.text()).toBe(201);
+  const ctx = await signIn(playwright, server.url, email, 'correct horse battery');
+  const body = { from: today, to: day(1), expires_in: 600, note: 'from the console' };
+  const made = await ctx.post('/silo/v1/auditor-keys', {
+    headers: { 'X-Silo-Owner': owner.id, 'X-Silo-Sandbox': 'true', Origin: server.url },
+    data: body,
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const key = await made.json();
+  expect(key.sandbox).toBe(true);
+  // it is the sandbox's: listed there, and it reads the sandbox
+  expect(
+    (await (await request.get('/silo/v1/auditor-keys', { headers: bearer(owner.sandboxKey) })).json()).list.map(
+      (k: { id: string }) => k.id,
+    ),
+  ).toEqual([key.id]);
+  expect((await request.get('/silo/v1/auditor-keys', { headers: bearer(owner.liveKey) }).then((r) => r.json())).list).toEqual([]);
+  const sandboxEntry = await createEntry(request, owner.sandboxKey, { key: 'S-1' });
+  await inlineFile(request, owner.sandboxKey, sandboxEntry.id, { name: 's.xml', data: b64('<s/>') });
+  expect(
+    (await (await request.get('/silo/v1/entries', { headers: bearer(key.key) })).json()).list.map((e: { id: string }) => e.id),
+  ).toEqual([sandboxEntry.id]);
+  // another workspace: not the member's
+  const refused = await ctx.post('/silo/v1/auditor-keys', { headers: { 'X-Silo-Owner': stranger.id, Origin: server.url }, data: body });
+  expect(refused.status()).toBe(404);
+  await ctx.dispose();
+
+  const app = await (await admin.post('/admin/v1/apps', { data: { name: 'Invoicer' } })).json();
+  const auth = await request.post('/access/v1/enrollment/authorize', {
+    headers: { 'X-Owner-Key': owner.liveKey },
+    data: { client_id: app.client_id, client_secret: app.client_secret, owner_id: owner.id },
+  });
+  const { token } = await auth.json();
+  await expectError(await request.post('/silo/v1/auditor-keys', { headers: bearer(token), data: body }), 403, 'forbidden');
+  await expectError(await request.get('/silo/v1/auditor-keys', { headers: bearer(token) }), 403, 'forbidden');
+  // an auditor's key as the owner key of an authorization is no owner key either
+  const auditor = await auditorKey(request, owner.liveKey);
+  const viaHeader = await request.post('/access/v1/enrollment/authorize', {
+    headers: { 'X-Owner-Key': auditor.key },
+    data: { client_id: app.client_id, client_secret: app.client_secret, owner_id: owner.id, sandbox: true },
+  });
+  await expectError(viaHeader, 403);
 });
 
 test('every write on every route answers 403 read_only_key and changes nothing', async ({ request, newOwner }) => {
