@@ -207,6 +207,22 @@ test('reads what was stored in its period, 403 outside it; lists show only the p
   expect((await eventsOf(request, past.key)).filter((e) => e.type !== 'auditor_key.used')).toEqual([]);
   await expectError(await get(past.key, `/silo/v1/export?from=${today}&to=${today}`), 403, 'outside_period');
 
+  // a link and a placeholder's url: with the key, its reads too (a link alone still opens)
+  const link = await (
+    await request.post(`/silo/v1/entries/${entry.id}/files/${xml.id}/links`, { headers: bearer(owner.liveKey), data: { expires_in: 600 } })
+  ).json();
+  expect((await get(now.key, link.url)).status()).toBe(200);
+  await expectError(await get(past.key, link.url), 403, 'outside_period');
+  expect((await request.get(link.url)).status()).toBe(200);
+  const placeholder = await inlineFile(request, owner.liveKey, entry.id, {
+    name: 'later.bin',
+    mime: 'application/octet-stream',
+    sha256: 'a'.repeat(64),
+    size: 3,
+  });
+  expect((await request.head(placeholder.url, { headers: bearer(now.key) })).status()).toBe(403);
+  expect((await request.head(placeholder.url)).status()).toBe(204);
+
   // and nothing else: folders, verify, the keys themselves
   for (const url of ['/silo/v1/folders', '/silo/v1/events/verify', '/silo/v1/auditor-keys', '/admin/v1/owners'])
     await expectError(await get(now.key, url), 403);
