@@ -1,6 +1,6 @@
 'use client';
 // One workspace: its name (admins rename it), its storage used, and tabs: its entries, its API keys
-// (?tab=keys) and its activity (?tab=activity).
+// (?tab=keys), its auditors' keys (?tab=auditors) and its activity (?tab=activity).
 import Link from 'next/link';
 import { Suspense } from 'react';
 import { useMe } from '@/components/shell/UserContext';
@@ -13,6 +13,7 @@ import { Tabs } from '@/components/ui/Tabs';
 import { useOwner } from '@/lib/console/hooks/owners';
 import { ApiKeys } from './ApiKeys';
 import { AuditorExport } from './AuditorExport';
+import { AuditorKeys } from './AuditorKeys';
 import { RenameWorkspace } from './RenameWorkspace';
 import { UsageSummary } from './Usage';
 
@@ -38,6 +39,7 @@ export function WorkspacePage({ id }: { id: string }) {
           tabs={[
             { id: 'entries', label: 'Entries', panel: () => <EntryBrowser ownerId={id} /> },
             { id: 'keys', label: 'API keys', panel: () => <ApiKeys owner={owner.data} /> },
+            { id: 'auditors', label: 'Auditor keys', panel: () => <AuditorKeys ownerId={id} /> },
             { id: 'activity', label: 'Activity', panel: () => <WorkspaceActivity ownerId={id} /> },
           ]}
         />

@@ -1,4 +1,5 @@
-// Resolves a Bearer credential to a Principal: owner API keys, enrollment tokens, the admin key.
+// Resolves a Bearer credential to a Principal: owner API keys, enrollment tokens, auditors' keys,
+// the admin key.
 // One query per request, the author a new version records (actor) included.
 import { ApiError } from '../errors';
 import { type Db, readCacheOf } from '../db/client';
@@ -31,7 +32,25 @@ export async function principalFromBearer(db: Db, bearer: string, adminKey?: str
     const actor = { type: 'app', id: enrollment.app.id, name: enrollment.app.name } as const;
     return { kind: 'owner', ownerId: enrollment.ownerId, sandbox: enrollment.sandbox, via: 'enrollment', actor };
   }
+  if (kind === 'auditor_key') return auditorPrincipal(db, hash);
   throw unknownCredentials();
+}
+
+/**
+ * An auditor's key, read afresh on every request (not cached: each use writes its
+ * auditor_key.used record anyway). Expired or revoked, it is unknown: 401 like any bad credential.
+ */
+async function auditorPrincipal(db: Db, hash: string): Promise<Principal> {
+  const key = await db.auditorKey.findUnique({ where: { hash } });
+  if (!key || key.revokedAt || key.expiresAt.getTime() <= Date.now() || !sameHash(key.hash, hash)) throw unknownCredentials();
+  return {
+    kind: 'auditor',
+    keyId: key.id,
+    ownerId: key.ownerId,
+    sandbox: key.sandbox,
+    period: { start: key.periodStart, end: key.periodEnd },
+    actor: { type: 'auditor_key', id: key.id, name: key.prefix },
+  };
 }
 
 const unknownCredentials = () => new ApiError('unauthorized', 'The credentials are unknown, revoked or malformed');

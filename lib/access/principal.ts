@@ -1,5 +1,5 @@
 // Who is calling, and what part of the data that caller may see (docs/api.md, Authentication).
-import type { Scope } from '../db/scope';
+import type { Period, Scope } from '../db/scope';
 import { ADMIN_KEY_ACTOR, type EventActor } from '../events/catalogue';
 import type { CreatedBy } from '../schemas/files';
 
@@ -15,11 +15,14 @@ export type Principal =
   /** a signed-in console user */
   | { kind: 'user'; userId: string; admin: boolean; ownerIds: string[]; actor: Actor }
   /** the instance's ADMIN_API_KEY */
-  | { kind: 'admin_key' };
+  | { kind: 'admin_key' }
+  /** an auditor's key: reads one environment's period, writes nothing (docs/api.md, Auditor keys) */
+  | { kind: 'auditor'; keyId: string; ownerId: string; sandbox: boolean; period: Period; actor: EventActor };
 
 export function scopeOf(p: Principal): Scope {
   if (p.kind === 'owner') return { owners: [p.ownerId], sandbox: p.sandbox };
   if (p.kind === 'user') return { owners: p.admin ? 'all' : p.ownerIds };
+  if (p.kind === 'auditor') return { owners: [p.ownerId], sandbox: p.sandbox, period: p.period };
   return { owners: 'all' };
 }
 
@@ -31,9 +34,9 @@ export function eventActorOf(p: Principal): EventActor {
 /** An application as the actor of what it does itself (authorizing for an enrollment). */
 export const appActor = (app: { id: string; name: string }): EventActor => ({ type: 'app', id: app.id, name: app.name });
 
-/** The author a new file version records; the admin key makes no versions. */
+/** The author a new file version records; the admin key and auditors' keys make no versions. */
 export function actorOf(p: Principal): Actor | null {
-  return p.kind === 'admin_key' ? null : p.actor;
+  return p.kind === 'admin_key' || p.kind === 'auditor' ? null : p.actor;
 }
 
 /** A console user as an author: "admin" for an instance administrator; their name, else their email. */

@@ -2,7 +2,7 @@
 // sha256 is right for these (not argon2): they carry 256 random bits, so nothing is guessable.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type SecretKind = 'live_key' | 'test_key' | 'token_live' | 'token_test' | 'client_secret';
+export type SecretKind = 'live_key' | 'test_key' | 'token_live' | 'token_test' | 'client_secret' | 'auditor_key';
 
 const PREFIX: Record<SecretKind, string> = {
   live_key: 'silo_live_',
@@ -10,6 +10,7 @@ const PREFIX: Record<SecretKind, string> = {
   token_live: 'silo_tok_live_',
   token_test: 'silo_tok_test_',
   client_secret: 'silo_cs_',
+  auditor_key: 'silo_audit_',
 };
 
 export function newSecret(kind: SecretKind): string {

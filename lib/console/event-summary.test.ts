@@ -22,6 +22,16 @@ describe('an event record as a person reads it', () => {
       'Entry “X” deleted with 1 file version',
     );
     expect(eventSummary({ type: 'key.revoked', version: null, data: { prefix: 'silo_live_AbCd' } })).toBe('API key silo_live_AbCd revoked');
+    expect(
+      eventSummary({
+        type: 'auditor_key.created',
+        version: null,
+        data: { prefix: 'silo_audit_AbCd…', from: '2025-01-01', to: '2026-01-01', note: 'KPMG' },
+      }),
+    ).toBe('Auditor key silo_audit_AbCd… made for 2025-01-01 to 2026-01-01 (excl.): “KPMG”');
+    expect(eventSummary({ type: 'auditor_key.used', version: null, data: { method: 'GET', path: '/silo/v1/entries' } })).toBe(
+      'Auditor key used: GET /silo/v1/entries',
+    );
     expect(eventSummary({ type: 'some.future' as 'entry.created', version: null, data: {} })).toBe('some.future');
   });
 

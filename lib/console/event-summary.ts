@@ -62,6 +62,12 @@ export function eventSummary(e: Pick<EventRecord, 'type' | 'data' | 'version'>):
       return `API key ${str(d.prefix) ?? ''} revoked`;
     case 'workspace.renamed':
       return 'Workspace renamed';
+    case 'auditor_key.created':
+      return `Auditor key ${str(d.prefix) ?? ''} made for ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'} (excl.)${d.note ? `: ${quoted(d.note)}` : ''}`;
+    case 'auditor_key.revoked':
+      return `Auditor key ${str(d.prefix) ?? ''} revoked`;
+    case 'auditor_key.used':
+      return `Auditor key used: ${str(d.method) ?? ''} ${str(d.path) ?? ''}`.trimEnd();
     default:
       return e.type;
   }

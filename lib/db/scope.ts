@@ -2,18 +2,34 @@
 // both lib/access (which derives a scope from a principal) and lib/silo (which filters by one),
 // so neither imports the other.
 
+/**
+ * An auditor's key's period: the versions stored in [start, end) and the records of that time are
+ * all it may read (docs/api.md, Auditor keys).
+ */
+export interface Period {
+  start: Date;
+  end: Date;
+}
+
 /** The owners and environment a caller may read and write. */
 export interface Scope {
   owners: string[] | 'all';
   /** undefined: both environments (console users) */
   sandbox?: boolean;
+  /** an auditor's key: only what was stored in this period (it writes nothing) */
+  period?: Period;
 }
 
 /** The one owner and environment a new entry or a list belongs to. */
 export interface Target {
   ownerId: string;
   sandbox: boolean;
+  /** an auditor's key: lists show only what was stored in this period */
+  period?: Period;
 }
+
+/** Whether a time (a version's stored_at) falls in a period: start included, end excluded. */
+export const inPeriod = (p: Period, at: Date) => at.getTime() >= p.start.getTime() && at.getTime() < p.end.getTime();
 
 /** Whether a scope reaches a workspace: the one check of a member's workspaces. */
 export function ownsWorkspace(scope: Scope, ownerId: string): boolean {

@@ -10,7 +10,7 @@ export type EventType = keyof typeof EVENT_TYPES;
  * ADMIN_API_KEY (`admin_key`) and the server itself (`system`: the sweep and the like).
  */
 export interface EventActor {
-  type: 'app' | 'user' | 'owner_key' | 'admin' | 'admin_key' | 'system';
+  type: 'app' | 'user' | 'owner_key' | 'admin' | 'admin_key' | 'auditor_key' | 'system';
   id: string | null;
   name: string;
 }

@@ -2,6 +2,7 @@
 // Each order is one range of an index ending in seq (the chain's, or its entry_id or type one),
 // read forwards or backwards.
 import type { Tx } from '../db/client';
+import type { Period } from '../db/scope';
 import type { Chain } from './chain';
 import type { EventType } from './catalogue';
 import { type EventRecord, presentEvent } from './record';
@@ -16,6 +17,8 @@ export interface EventQuery {
   before?: number;
   entry_id?: string;
   type?: EventType;
+  /** an auditor's key: only the records made in its period (`at`, start included, end excluded) */
+  period?: Period;
 }
 
 export async function listEvents(db: Tx, chain: Chain, q: EventQuery) {
@@ -30,6 +33,7 @@ export async function listEvents(db: Tx, chain: Chain, q: EventQuery) {
       },
       ...(q.entry_id ? { entryId: q.entry_id } : {}),
       ...(q.type ? { type: q.type } : {}),
+      ...(q.period ? { at: { gte: q.period.start, lt: q.period.end } } : {}),
     },
     orderBy: { seq: desc ? 'desc' : 'asc' },
     take: q.limit + 1,

@@ -8,6 +8,7 @@ import type { UrlSigner } from '../silo/files/file-url';
 import type { BlobStore } from '../storage/blob-store';
 import { filesStore } from '../storage';
 import { authenticate, siloScope, type CallerRequest } from './auth';
+import { ApiError } from '../errors';
 import { requestOrigin } from './request-origin';
 
 export interface SiloContext {
@@ -32,8 +33,18 @@ export async function signerFor(headers: Headers): Promise<UrlSigner> {
   return { base: publicBase(headers), secret: await instanceSecret(await getDb()) };
 }
 
-export async function siloContext(req: CallerRequest): Promise<SiloContext> {
+export interface SiloContextOptions {
+  /**
+   * The route is one an auditor's key may read (entries, files, events, the export): it answers
+   * within the key's period. Anywhere else an auditor's key is 403 (docs/api.md, Auditor keys).
+   */
+  auditor?: boolean;
+}
+
+export async function siloContext(req: CallerRequest, opts: SiloContextOptions = {}): Promise<SiloContext> {
   const principal = await authenticate(req);
+  if (principal.kind === 'auditor' && !opts.auditor)
+    throw new ApiError('forbidden', "An auditor's key reads entries, files, events and the export only");
   const scope = siloScope(principal);
   const db = await getDb();
   return { db, store: filesStore(db), principal, actor: actorOf(principal), scope, signer: await signerFor(req.headers) };

@@ -83,4 +83,4 @@ export function sendJsonText(res: ServerResponse, reply: Omit<JsonReply, 'body'>
 }
 
 /** The caller of a Pages route, as authenticate() reads it. */
-export const callerOf = (req: IncomingMessage) => ({ headers: webHeaders(req), method: req.method ?? 'GET' });
+export const callerOf = (req: IncomingMessage) => ({ headers: webHeaders(req), method: req.method ?? 'GET', url: req.url });

@@ -7,6 +7,8 @@ import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { endRefused } from './refused-body.mjs';
 import { JSON_TYPE } from './respond';
+import { refuseAuditorWrite, sendsAuditorKey } from './auth';
+import { callerOf } from './node-adapter';
 
 export interface NodeContext {
   requestId: string;
@@ -61,6 +63,11 @@ function answer(pick: (req: NodeRequest) => NodeHandler) {
     res.setHeader('X-Request-Id', requestId);
     const query = Object.fromEntries(Object.entries(req.query ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
     try {
+      const method = (req.method ?? 'GET').toUpperCase();
+      // An auditor's key never writes, wherever it sends one, before a byte of the body is read
+      // (docs/api.md, Auditor keys); credentials of other kinds are left to the route.
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && sendsAuditorKey(req.headers.authorization))
+        await refuseAuditorWrite(callerOf(req));
       await pick(req)(req, res, { requestId, query });
     } catch (err) {
       // A client that hung up mid-upload has nobody to answer.

@@ -3,6 +3,7 @@ import { toApiError } from './to-api-error';
 import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { errorResponse } from './respond';
+import { refuseAuditorWrite } from './auth';
 
 export interface RouteContext {
   params: Record<string, string>;
@@ -43,6 +44,8 @@ export function route<H extends Partial<Record<Method, Handler>>>(handlers: H): 
       const requestId = requestIdFrom(req.headers.get('x-request-id'));
       return withRequestId(requestId, () =>
         handle(requestId, async () => {
+          // An auditor's key never writes, whatever the route (docs/api.md, Auditor keys).
+          if (method !== 'GET' && method !== 'HEAD') await refuseAuditorWrite(req);
           const raw = (await nextCtx?.params) ?? {};
           const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
           return h(req, { params, requestId });

@@ -4,6 +4,7 @@ import { createDocument } from 'zod-openapi';
 import { limits } from '../http/context';
 import { accessPaths } from './access';
 import { appPaths } from './apps';
+import { AUDITOR_KEYS_TAG, auditorKeyPaths } from './auditor-keys';
 import { consolePaths } from './console';
 import { enrollmentPaths } from './enrollments';
 import { eventPaths } from './events';
@@ -22,6 +23,7 @@ const TAGS = [
   { name: 'Entries', description: 'Documents: a name, a folder, a key and meta, with their files' },
   { name: 'Files', description: 'Files of an entry: inline uploads or placeholders, versions, bytes' },
   { name: 'Events', description: 'The event log: one hash-chained record per change, and its verification' },
+  AUDITOR_KEYS_TAG,
   { name: 'Uploads', description: "Streaming, resumable, checksum-verified uploads of a placeholder's bytes" },
   { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
   { name: 'Apps', description: 'Applications and their client credentials (admin)' },
@@ -48,7 +50,11 @@ export function openApiDocument() {
       security: [{ bearer: [] }, { session: [] }],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Owner API key, enrollment token, or the admin key' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "Owner API key, enrollment token, an auditor's key (reads only), or the admin key",
+          },
           session: {
             type: 'apiKey',
             in: 'cookie',
@@ -65,6 +71,7 @@ export function openApiDocument() {
         ...uploadPaths(),
         ...eventPaths(l),
         ...exportPaths(),
+        ...auditorKeyPaths(),
         ...ownerPaths(l),
         ...appPaths(l),
         ...enrollmentPaths(l),

@@ -13,6 +13,7 @@ export const exportPaths = (): ZodOpenApiPathsObject => ({
         `The caller's workspace and environment (a console user names the workspace with X-Silo-Owner). The period is whole UTC days, \`from\` to \`to\` inclusive, at most ${EXPORT_MAX_DAYS} days; a version belongs to it by the time it was stored.`,
         'Members (stored uncompressed, zip64 where needed): `manifest.json` (`{"files": {"<member>": {"sha256", "size"}}, …}`) and `manifest.sig` (base64 Ed25519 over manifest.json, the key of GET /utils/v1/audit-key), `index.xml` and `gdpdu-01-09-2004.dtd` (GDPdU), `entries.csv`, `files.csv` (RFC 4180, UTF-8 with BOM, header row), `events.jsonl` (the record before the period to the first signed checkpoint after it), `checkpoints.jsonl`, and `files/<entry_id>/<file_id>/v<version>-<name>` with each version\'s bytes as received.',
         'Content-Length is sent. Records `export.created` before the first byte. Check it with `npm run verify-export -- FILE.zip`.',
+        "An auditor's key gets the days asked for that fall in its period (the file name and manifest name them); none: 403 `outside_period`.",
       ].join('\n\n'),
       requestParams: { query: exportQuery },
       responses: {

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   enrollment_disabled: 403,
   upload_url_expired: 403,
   link_expired: 403,
+  read_only_key: 403,
+  outside_period: 403,
   not_found: 404,
   unknown_version: 404,
   method_not_allowed: 405,

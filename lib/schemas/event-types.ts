@@ -23,6 +23,10 @@ export const EVENT_TYPES = {
   'key.created': 'An API key was made. data: {key_id, prefix}',
   'key.revoked': 'An API key was revoked. data: {key_id, prefix}',
   'workspace.renamed': 'The workspace was renamed. data: {before: {name}, after: {name}}',
+  'auditor_key.created': "An auditor's key was made (POST /silo/v1/auditor-keys). data: {key_id, prefix, from, to, expires_at, note}",
+  'auditor_key.revoked': "An auditor's key was revoked. data: {key_id, prefix}",
+  'auditor_key.used':
+    "An auditor's key was used: one record per request it authenticates, refused ones included. data: {key_id, method, path}",
   'export.created':
     "An auditor's export of the chain was made (GET /silo/v1/export). data: {from, to, versions, bytes, size, manifest_sha256}",
 } as const;

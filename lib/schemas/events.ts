@@ -13,13 +13,14 @@ const HASH = z
 
 export const EventActor = z
   .object({
-    type: z.enum(['app', 'user', 'owner_key', 'admin', 'admin_key', 'system']),
+    type: z.enum(['app', 'user', 'owner_key', 'admin', 'admin_key', 'auditor_key', 'system']),
     id: z.string().nullable(),
     name: z.string(),
   })
   .meta({
     id: 'EventActor',
-    description: "Who made the change: a version's created_by, the instance's ADMIN_API_KEY, or the server itself",
+    description:
+      "Who made the change: a version's created_by, the instance's ADMIN_API_KEY, an auditor's key (its own use), or the server itself",
   });
 
 export const EventRecord = z

@@ -5,7 +5,8 @@ import { z } from 'zod';
 /** The longest period one export covers, in days (a leap year): larger archives are several exports. */
 export const EXPORT_MAX_DAYS = 366;
 
-const day = (what: string) =>
+/** A real calendar date, YYYY-MM-DD (UTC). */
+export const day = (what: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')

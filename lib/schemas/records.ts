@@ -2,6 +2,7 @@
 // shows. The console reads them under these names; the presenters return the schema types.
 import type { z } from 'zod';
 import type { ApiKeyRecord, AppRecord, AuthorizedEnrollment, EnrollmentRecord, NewApiKey, NewAppSecret, OwnerRecord } from './access';
+import type { AuditorKeyRecord, NewAuditorKey } from './auditor-keys';
 import type { ErrorSchema, listOf } from './common';
 import type { EntryRecord, FolderRecord } from './entries';
 import type { ChainVerdict as ChainVerdictSchema, EventRecord as EventRecordSchema } from './events';
@@ -33,3 +34,6 @@ export type User = UserRecord;
 /** One record of the event log, and the verdict of its chain's verification. */
 export type EventRecord = z.infer<typeof EventRecordSchema>;
 export type ChainVerdict = z.infer<typeof ChainVerdictSchema>;
+
+/** An auditor's key as listed, or as made (with its `key`, shown once). */
+export type AuditorKey = Either<AuditorKeyRecord, NewAuditorKey>;

@@ -2,6 +2,7 @@
 // in one statement (the count is a correlated subquery, no extra round trip).
 import type { Db, Tx } from '../db/client';
 import { Prisma, type Entry } from '../db/generated/client';
+import type { Period } from '../db/scope';
 
 export type EntryRow = Entry & { fileCount: number };
 
@@ -15,6 +16,17 @@ export const FILE_COUNT = Prisma.sql`(SELECT count(*)::int FROM file_slots s WHE
 /** The select list of an entry row from `entries e`. */
 export const ENTRY_COLUMNS = Prisma.sql`e.id::text AS "id", e.owner_id::text AS "ownerId", e.sandbox, e.key, e.folder, e.name,
   e.meta, e.created_at AS "createdAt", e.updated_at AS "updatedAt", ${FILE_COUNT} AS "fileCount"`;
+
+/** SQL: the files row `f` is a version stored in the period (as lib/silo/period.ts's storedIn). */
+export const storedInSql = (p: Period, f: Prisma.Sql) =>
+  Prisma.sql`${f}.stored AND coalesce(${f}.stored_at, ${f}.created_at) >= ${p.start} AND coalesce(${f}.stored_at, ${f}.created_at) < ${p.end}`;
+
+/** The select list for an auditor's key: file_count counts the files with a version stored in its period. */
+export const periodEntryColumns = (
+  p: Period,
+) => Prisma.sql`e.id::text AS "id", e.owner_id::text AS "ownerId", e.sandbox, e.key, e.folder, e.name,
+  e.meta, e.created_at AS "createdAt", e.updated_at AS "updatedAt",
+  (SELECT count(DISTINCT c.slot_id)::int FROM files c WHERE c.entry_id = e.id AND ${storedInSql(p, Prisma.sql`c`)}) AS "fileCount"`;
 
 /** How many files an entry shows (for the records written by POST, PUT and PATCH). */
 export async function countFiles(db: Db | Tx, entryId: string): Promise<number> {

@@ -3,6 +3,7 @@ import { type Db, readCacheOf } from '../db/client';
 import type { Entry } from '../db/generated/client';
 import { scopeWhere, type Scope } from '../db/scope';
 import { ApiError, notFound } from '../errors';
+import { assertEntryInPeriod } from './period';
 
 export const entryNotFound = () => notFound('Entry not found');
 
@@ -21,5 +22,7 @@ export async function findEntry({ db, scope, id }: FindEntryOptions): Promise<En
     db.entry.findFirst({ where: { id, ...scopeWhere(scope) } }),
   );
   if (!entry) throw entryNotFound();
+  // An auditor's key: its own workspace's entry, outside the period, is 403 (not 404: it exists).
+  if (scope.period) await assertEntryInPeriod(db, entry.id, scope.period);
   return entry;
 }

@@ -9,7 +9,7 @@ import { Prisma } from '../db/generated/client';
 import type { Target } from '../db/scope';
 import type { z } from 'zod';
 import type { entryListQuery } from '../schemas/entries';
-import { ENTRY_COLUMNS, type EntryRow } from './entry-rows';
+import { ENTRY_COLUMNS, type EntryRow, periodEntryColumns, storedInSql } from './entry-rows';
 import { presentEntry } from './present-entry';
 
 /** What `?limit`, `cursor`, `folder`, `folder_exact`, `key` and `q` say, as the route's schema reads them. */
@@ -50,6 +50,8 @@ export function listSql(target: Target, query: EntryListQuery) {
   if (subtree) where.push(sql`f.prefix = ${query.folder}`);
   if (query.folder_exact !== undefined) where.push(sql`e.folder = ${query.folder_exact}`);
   if (query.key !== undefined) where.push(sql`e.key = ${query.key}`);
+  // An auditor's key: only entries with a version stored in its period (docs/api.md, Auditor keys).
+  if (target.period) where.push(sql`EXISTS (SELECT 1 FROM files v WHERE v.entry_id = e.id AND ${storedInSql(target.period, sql`v`)})`);
   // `created_at <= c AND (created_at < c OR id < i)`: the first term bounds the index range (lib/db/cursor.ts).
   if (k) where.push(sql`${t}.created_at <= ${k.createdAt} AND (${t}.created_at < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
   if (query.q !== undefined) {
@@ -59,7 +61,8 @@ export function listSql(target: Target, query: EntryListQuery) {
       WHERE m.entry_id = e.id AND (ms.current_id = m.id OR NOT m.stored) AND m.name ILIKE ${like} ESCAPE '\\'))`);
   }
   const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;
-  return sql`SELECT ${ENTRY_COLUMNS} FROM ${from}
+  const columns = target.period ? periodEntryColumns(target.period) : ENTRY_COLUMNS;
+  return sql`SELECT ${columns} FROM ${from}
     WHERE ${join(where, ' AND ')}
     ORDER BY ${t}.created_at DESC, ${id} DESC
     LIMIT ${query.limit + 1}`;

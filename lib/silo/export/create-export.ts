@@ -9,7 +9,9 @@ import { appendEvent } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
 import type { Chain } from '../../events/chain';
 import type { AuditKey } from '../../events/signing-key';
+import type { Period } from '../../db/scope';
 import type { ExportQuery } from '../../schemas/export';
+import { outsidePeriod } from '../period';
 import type { BlobStore } from '../../storage/blob-store';
 import { type ExportPlan, planExport } from './plan-export';
 import { type ExportZip, writeExport } from './write-export';
@@ -55,4 +57,18 @@ async function record(o: CreateExportOptions, plan: ExportPlan, size: number, ma
       manifest_sha256: manifest ? createHash('sha256').update(manifest).digest('hex') : null,
     },
   });
+}
+
+const DAY = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The days of `asked` (both included) inside an auditor's key's period ([start, end), whole days):
+ * the export such a key gets (docs/api.md, Auditor keys). None in common: 403 outside_period.
+ */
+export function clampExportPeriod(asked: ExportQuery, key: Period): ExportQuery {
+  const from = Math.max(Date.parse(asked.from), key.start.getTime());
+  const to = Math.min(Date.parse(asked.to), key.end.getTime() - DAY);
+  if (from > to) throw outsidePeriod('Nothing in the days asked for');
+  return { from: dayOf(from), to: dayOf(to) };
 }

@@ -4,6 +4,7 @@ import type { File } from '../../db/generated/client';
 import { ApiError, notFound } from '../../errors';
 import { inScope, scopeWhere, type Scope } from '../../db/scope';
 import { findEntry } from '../find-entry';
+import { fileInPeriod, outsidePeriod } from '../period';
 import { verifyFileSignature } from './file-url';
 
 export const fileNotFound = () => notFound('File not found');
@@ -21,7 +22,10 @@ export async function findFileInEntry({ db, scope, entryId, id }: FindFileInEntr
   const file = await readCacheOf(db).read(['files', 'entries'], `file ${JSON.stringify([id, entryId, scope])}`, () =>
     db.file.findFirst({ where: { id, entryId, entry: scopeWhere(scope) } }),
   );
-  if (file) return file;
+  if (file) {
+    if (scope.period && !fileInPeriod(file, scope.period)) throw outsidePeriod('This version');
+    return file;
+  }
   await findEntry({ db, scope, id: entryId });
   throw fileNotFound();
 }
@@ -40,8 +44,16 @@ export async function findFileByUrl({ db, secret, id, sig }: FindFileByUrlOption
   return file;
 }
 
-/** A private file's link needs its owner's credentials as well. */
+/**
+ * A private file's link needs its owner's credentials as well. An auditor's key on a file's url
+ * reads only its workspace's versions of its period, public ones included (404, 403).
+ */
 export async function assertMayRead(db: Db, file: File, scope: Scope | undefined): Promise<void> {
+  if (scope?.period) {
+    if (!(await inFileScope(db, file, scope))) throw fileNotFound();
+    if (!fileInPeriod(file, scope.period)) throw outsidePeriod('This version');
+    return;
+  }
   if (!file.private) return;
   if (!scope) throw new ApiError('unauthorized', "This file is private: send the owner's credentials");
   if (!(await inFileScope(db, file, scope))) throw fileNotFound();

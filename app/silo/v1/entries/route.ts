@@ -11,7 +11,7 @@ import { entryInput, entryListQuery } from '@/lib/schemas/entries';
 
 export const { GET, POST } = route({
   GET: async (req) => {
-    const c = await siloContext(req);
+    const c = await siloContext(req, { auditor: true });
     const q = readQuery(req.url, entryListQuery(limits().maxListLimit));
     return json(await listEntries({ db: c.db, target: siloTarget(c.principal, req.headers), query: q }));
   },

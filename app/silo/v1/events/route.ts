@@ -9,7 +9,7 @@ import { eventListQuery } from '@/lib/schemas/events';
 
 export const { GET } = route({
   GET: async (req) => {
-    const c = await siloContext(req);
+    const c = await siloContext(req, { auditor: true });
     const q = readQuery(req.url, eventListQuery(limits().maxListLimit));
     // ?cursor= is the list's usual name for the same thing (the next_cursor of the last page): the
     // seq to go on after, oldest first, or before, newest first
@@ -17,6 +17,7 @@ export const { GET } = route({
     const desc = q.order === 'desc';
     const after = desc ? q.after : (q.after ?? cursor);
     const before = desc ? (q.before ?? cursor) : q.before;
-    return json(await listEvents(c.db, siloTarget(c.principal, req.headers), { ...q, after, before }));
+    const chain = siloTarget(c.principal, req.headers);
+    return json(await listEvents(c.db, chain, { ...q, after, before, period: chain.period }));
   },
 });

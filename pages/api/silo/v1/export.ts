@@ -10,16 +10,19 @@ import { callerOf } from '@/lib/http/node-adapter';
 import { nodeRoute } from '@/lib/http/node-route';
 import { readQuery } from '@/lib/http/request';
 import { exportQuery } from '@/lib/schemas/export';
-import { createExport } from '@/lib/silo/export/create-export';
+import { clampExportPeriod, createExport } from '@/lib/silo/export/create-export';
+import { eventActorOf } from '@/lib/access/principal';
 
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
 
 /** What both methods check first: the caller, its chain, the period. */
 async function exportRequest(req: IncomingMessage) {
   const caller = callerOf(req);
-  const c = await siloContext(caller);
-  const chain = siloTarget(c.principal, caller.headers);
-  const period = readQuery(new URL(req.url ?? '/', 'http://internal'), exportQuery);
+  const c = await siloContext(caller, { auditor: true });
+  const { period: keyPeriod, ...chain } = siloTarget(c.principal, caller.headers);
+  const asked = readQuery(new URL(req.url ?? '/', 'http://internal'), exportQuery);
+  // An auditor's key: the days asked for that fall in its period, no others (403 if none).
+  const period = keyPeriod ? clampExportPeriod(asked, keyPeriod) : asked;
   const name = `silo-export-${chain.ownerId}-${chain.sandbox ? 'sandbox' : 'live'}-${period.from}-${period.to}.zip`;
   return { c, chain, period, name };
 }
@@ -41,7 +44,7 @@ export default nodeRoute({
       chain,
       period,
       key: await auditKey(),
-      actor: c.actor,
+      actor: eventActorOf(c.principal),
       location: c.signer.base,
     });
     zipHeaders(res, name);

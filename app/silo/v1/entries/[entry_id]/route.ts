@@ -1,7 +1,7 @@
 // GET, PUT (caller id), PATCH and DELETE of one entry — docs/api.md, Input.
 import { siloTarget } from '@/lib/http/auth';
 import { limits, siloContext } from '@/lib/http/context';
-import { fileRecord } from '@/lib/silo/files/file-record';
+import { fileRecordsOf } from '@/lib/silo/files/period-files';
 import { pathId, readJson } from '@/lib/http/request';
 import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
@@ -11,16 +11,15 @@ import { countFiles } from '@/lib/silo/entry-rows';
 import { findEntry } from '@/lib/silo/find-entry';
 import { presentEntry } from '@/lib/silo/present-entry';
 import { updateEntry } from '@/lib/silo/update-entry';
-import { listFiles } from '@/lib/silo/files/list-files';
 import { entryInput, entryUpdate } from '@/lib/schemas/entries';
 
 const entryId = (params: Record<string, string>) => pathId(params.entry_id, 'Entry not found');
 
 export const { GET, PUT, PATCH, DELETE } = route({
   GET: async (req, { params }) => {
-    const c = await siloContext(req);
+    const c = await siloContext(req, { auditor: true });
     const entry = await findEntry({ db: c.db, scope: c.scope, id: entryId(params) });
-    const attachments = await Promise.all((await listFiles(c.db, entry.id)).map((f) => fileRecord(c, f)));
+    const attachments = await fileRecordsOf(c, entry.id, c.scope.period);
     return json({ ...presentEntry(entry, attachments.length), attachments });
   },
   PUT: async (req, { params }) => {

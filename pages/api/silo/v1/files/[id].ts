@@ -4,7 +4,7 @@
 // /silo/v1/files/{id}?expires=…&link=… — a link (docs/api.md, Links): GET/HEAD only, no credentials
 // needed, private files included, until it expires.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { optionalSiloScope } from '@/lib/http/auth';
+import { optionalSiloScope, sendsAuditorKey } from '@/lib/http/auth';
 import { acceptUpload, serveFile, uploadStatus } from '@/lib/http/bytes';
 import { fileAtUrlBody } from '@/lib/http/file-reply';
 import { signerFor } from '@/lib/http/context';
@@ -29,19 +29,25 @@ async function load(req: IncomingMessage, ctx: NodeContext) {
   return { db, signer, file, store: filesStore(db), mayRead };
 }
 
-/** A link's GET/HEAD: the link is the whole credential. */
+/**
+ * A link's GET/HEAD: the link is the whole credential. Sent with an auditor's key, it is that
+ * key's read too: recorded, and only of its period (docs/api.md, Auditor keys).
+ */
 async function readLink(req: IncomingMessage, res: ServerResponse, ctx: NodeContext, sig: string) {
   const db = await getDb();
-  const { secret } = await signerFor(callerOf(req).headers);
+  const caller = callerOf(req);
+  const { secret } = await signerFor(caller.headers);
   const id = pathId(ctx.query.id, 'File not found');
   const file = await findFileByLink({ db, secret, id, expires: ctx.query.expires, sig });
+  if (sendsAuditorKey(req.headers.authorization)) await assertMayRead(db, file, await optionalSiloScope(caller));
   await serveFile(req, res, { store: filesStore(db) }, file, ctx.query.download === '1');
 }
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
   if (ctx.query.link !== undefined) return readLink(req, res, ctx, ctx.query.link);
   const c = await load(req, ctx);
-  if (!c.file.stored && req.method === 'HEAD') return uploadStatus(res, c, c.file);
+  // An auditor's key reads no placeholder, not even its upload status (403 outside_period).
+  if (!c.file.stored && req.method === 'HEAD' && !sendsAuditorKey(req.headers.authorization)) return uploadStatus(res, c, c.file);
   await c.mayRead(c.file);
   await serveFile(req, res, c, c.file, ctx.query.download === '1');
 }

@@ -16,7 +16,7 @@ import { updateFile } from '@/lib/silo/files/update-file';
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
 
 async function read(req: IncomingMessage, res: ServerResponse, ctx: NodeContext) {
-  const c = await siloContext(callerOf(req));
+  const c = await siloContext(callerOf(req), { auditor: true });
   await serveFile(req, res, c, await entryFileOf(c, ctx.query), ctx.query.download === '1');
 }
 

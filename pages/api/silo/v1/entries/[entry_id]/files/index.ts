@@ -6,13 +6,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { siloContext } from '@/lib/http/context';
 import { answerFileCreate } from '@/lib/http/file-reply';
-import { fileRecord } from '@/lib/silo/files/file-record';
+import { fileRecordsOf } from '@/lib/silo/files/period-files';
 import { viaWeb } from '@/lib/http/node-adapter';
 import { nodeRoute, type NodeContext } from '@/lib/http/node-route';
 import { pathId } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import type { Handler } from '@/lib/http/route';
-import { listFiles } from '@/lib/silo/files/list-files';
 import { findEntry } from '@/lib/silo/find-entry';
 
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
@@ -20,9 +19,9 @@ export const config = { api: { bodyParser: false, responseLimit: false, external
 const entryId = (params: Record<string, string | undefined>) => pathId(params.entry_id, 'Entry not found');
 
 const list: Handler = async (req, { params }) => {
-  const c = await siloContext(req);
+  const c = await siloContext(req, { auditor: true });
   const entry = await findEntry({ db: c.db, scope: c.scope, id: entryId(params) });
-  return json({ list: await Promise.all((await listFiles(c.db, entry.id)).map((f) => fileRecord(c, f))) });
+  return json({ list: await fileRecordsOf(c, entry.id, c.scope.period) });
 };
 
 const create = (req: IncomingMessage, res: ServerResponse, ctx: NodeContext) => answerFileCreate(req, res, { entryId: entryId(ctx.query) });
