@@ -8,6 +8,7 @@ import { consolePaths } from './console';
 import { enrollmentPaths } from './enrollments';
 import { eventPaths } from './events';
 import { exportPaths } from './exports';
+import { webhookPaths } from './webhooks';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
 import { ownerPaths } from './owners';
@@ -22,6 +23,7 @@ const TAGS = [
   { name: 'Entries', description: 'Documents: a name, a folder, a key and meta, with their files' },
   { name: 'Files', description: 'Files of an entry: inline uploads or placeholders, versions, bytes' },
   { name: 'Events', description: 'The event log: one hash-chained record per change, and its verification' },
+  { name: 'Webhooks', description: "Endpoints that get the event log's records, signed (Standard Webhooks), with retries" },
   { name: 'Uploads', description: "Streaming, resumable, checksum-verified uploads of a placeholder's bytes" },
   { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
   { name: 'Apps', description: 'Applications and their client credentials (admin)' },
@@ -65,6 +67,7 @@ export function openApiDocument() {
         ...uploadPaths(),
         ...eventPaths(l),
         ...exportPaths(),
+        ...webhookPaths(l),
         ...ownerPaths(l),
         ...appPaths(l),
         ...enrollmentPaths(l),
