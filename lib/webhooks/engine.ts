@@ -51,6 +51,8 @@ const SWEEP_EVERY_MS = 3600 * 1000;
 export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOptions = {}): () => Promise<void> {
   const now = o.now ?? (() => new Date());
   const holder = randomUUID();
+  // the id its leases carry (webhook_deliveries.lease_holder): which instance holds an attempt
+  log.info({ webhook_lease_holder: holder }, 'webhook deliveries started');
   let stopped = false;
   let wake: (() => void) | undefined;
   let lastSweep = 0;
