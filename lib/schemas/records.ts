@@ -7,6 +7,7 @@ import type { EntryRecord, FolderRecord } from './entries';
 import type { ChainVerdict as ChainVerdictSchema, EventRecord as EventRecordSchema } from './events';
 import type { FileLinkRecord, FileRecord as FileRecordType, PreviousVersion as PreviousVersionType } from './files';
 import type { UserRecord } from './users';
+import type { WebhookDeliveryRecord, WebhookRecord, WebhookWithSecret } from './webhooks';
 
 /**
  * A record as listed, or as the one answer that adds a secret to it (shown once): a reader of
@@ -33,3 +34,7 @@ export type User = UserRecord;
 /** One record of the event log, and the verdict of its chain's verification. */
 export type EventRecord = z.infer<typeof EventRecordSchema>;
 export type ChainVerdict = z.infer<typeof ChainVerdictSchema>;
+
+/** A webhook endpoint as listed, or with its secret right after it was made or rotated. */
+export type Webhook = Either<z.infer<typeof WebhookRecord>, z.infer<typeof WebhookWithSecret>>;
+export type WebhookDelivery = z.infer<typeof WebhookDeliveryRecord>;
