@@ -8,7 +8,7 @@ import { consolePaths } from './console';
 import { enrollmentPaths } from './enrollments';
 import { eventPaths } from './events';
 import { exportPaths } from './exports';
-import { webhookPaths } from './webhooks';
+import { webhookMessages, webhookPaths } from './webhooks';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
 import { ownerPaths } from './owners';
@@ -59,6 +59,7 @@ export function openApiDocument() {
           },
         },
       },
+      webhooks: webhookMessages(),
       paths: {
         ...utilsPaths(),
         ...accessPaths(),

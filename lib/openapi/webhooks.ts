@@ -10,7 +10,8 @@ import {
   webhookInput,
   webhookUpdate,
 } from '../schemas/webhooks';
-import { body, errors, ok, uuidParam, type DocLimits } from './shared';
+import { EventRecord } from '../schemas/events';
+import { body, errors, ok, PUBLIC, uuidParam, type DocLimits } from './shared';
 
 const tags = ['Webhooks'];
 const WEBHOOK_ID = uuidParam('id', 'The webhook id');
@@ -92,6 +93,43 @@ export const webhookPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
       tags,
       summary: 'Send a delivery again now, with 24 hours of retries from now',
       responses: { '202': ok('The delivery, pending', WebhookDeliveryRecord), ...errors(401, 403, 404) },
+    },
+  },
+});
+
+const header = (name: string, description: string, example: string) => ({
+  name,
+  in: 'header' as const,
+  required: true,
+  description,
+  schema: { type: 'string' as const, example },
+});
+
+/** What Silo sends to an endpoint (the document's `webhooks`): a record, signed as Standard Webhooks v1. */
+export const webhookMessages = () => ({
+  eventRecord: {
+    post: {
+      operationId: 'receiveEventRecord',
+      tags,
+      summary: 'What Silo POSTs to an endpoint: a record of the event log as GET /silo/v1/events shows it (or a webhook.test message)',
+      description:
+        'Verify webhook-signature before trusting the body (the standardwebhooks package: docs/api.md, Webhooks). Any 2xx within 15 s is delivered; otherwise it is sent again (5 s doubling to 1,280 s, then every 30 min, for 24 h; Retry-After honoured) with the same webhook-id.',
+      security: PUBLIC,
+      parameters: [
+        header('webhook-id', "The record's id: the same on every retry (keep it to act once)", '0b9d4a52-5c1e-4f4e-9d3a-6a2f0c1b7e21'),
+        header('webhook-timestamp', 'When this attempt was signed, Unix seconds', '1764151200'),
+        header(
+          'webhook-signature',
+          'v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">, one per secret, space separated (two for 24 h after a rotation)',
+          'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+        ),
+      ],
+      requestBody: body(EventRecord),
+      responses: {
+        '204': { description: 'Any 2xx: delivered' },
+        '410': { description: 'Gone: Silo disables the endpoint at once' },
+        '503': { description: 'Any other answer, or none within 15 s: sent again later' },
+      },
     },
   },
 });

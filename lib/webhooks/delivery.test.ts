@@ -16,7 +16,7 @@ import type { Resolver } from './address-rules';
 import { createWebhook, type WebhookSettings } from './create-webhook';
 import { attemptDelivery, claimDeliveries } from './deliver';
 import { listDeliveries, retryDelivery, sendTestMessage } from './deliveries';
-import { deliverDue } from './engine';
+import { deliverDue, startWebhooks } from './engine';
 import { rotateWebhookSecret } from './rotate-webhook-secret';
 import { scanEvents } from './scan-events';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './schedule';
@@ -280,5 +280,42 @@ describe.each(testDatabases())('webhook deliveries on %s', (database) => {
     expect(rx.received).toHaveLength(0);
     const [d] = await deliveries(h.id);
     expect(d.attempts[0]).toMatchObject({ status: null, error: expect.stringMatching(/refused address \(127\.0\.0\.1\)/) });
+  });
+});
+
+describe.each(testDatabases())('the running engine on %s', (database) => {
+  let w: TestWorld;
+  beforeAll(async () => {
+    w = await testWorld({ database });
+  });
+  afterAll(() => w?.close());
+
+  it("sends other endpoints' records while one endpoint holds its attempt open", async () => {
+    const [slow, fast] = [await startReceiver(), await startReceiver()];
+    slow.answer = () => ({ status: 204, delayMs: 4000 });
+    const chain = { ownerId: (await createTestOwner(w.db.prisma, 'Engine')).id, sandbox: false };
+    for (const rx of [slow, fast])
+      await createWebhook({
+        db: w.db.prisma,
+        target: chain,
+        input: { url: rx.url, types: ['entry.updated'], description: '' },
+        actor: TEST_ACTOR,
+        settings,
+      });
+    const stop = startWebhooks(w.db.prisma, settings, { pollMs: 50 });
+    try {
+      await appendEvent(w.db.prisma, { type: 'entry.updated', ...chain, actor: TEST_ACTOR, entryId: randomUUID(), data: {} });
+      const at = Date.now();
+      await expect.poll(() => fast.received.length, { timeout: 3000, interval: 20 }).toBe(1);
+      await expect.poll(() => slow.received.length, { timeout: 3000, interval: 20 }).toBe(1);
+      // a second record: the fast endpoint gets it while the slow one's first attempt is still open
+      await appendEvent(w.db.prisma, { type: 'entry.updated', ...chain, actor: TEST_ACTOR, entryId: randomUUID(), data: {} });
+      await expect.poll(() => fast.received.length, { timeout: 3000, interval: 20 }).toBe(2);
+      expect(Date.now() - at).toBeLessThan(3500);
+    } finally {
+      await stop();
+      await slow.close();
+      await fast.close();
+    }
   });
 });

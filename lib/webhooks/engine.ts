@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import { runExclusively } from '../db/job-lease';
 import { log } from '../log';
 import type { WebhookSettings } from './create-webhook';
-import { attemptDelivery, claimDeliveries, LEASE_MS } from './deliver';
+import { attemptDelivery, type Claimed, claimDeliveries, LEASE_MS } from './deliver';
 import { scanEvents } from './scan-events';
 import { ATTEMPTS_KEPT_MS } from './schedule';
 
@@ -47,20 +47,43 @@ export async function forgetOldAttempts(db: Db, now: Date) {
 
 const SWEEP_EVERY_MS = 3600 * 1000;
 
-/** Starts the rounds; the returned function stops them (after the round in flight). */
+/**
+ * Starts the rounds; the returned function stops them (and waits for the attempts in flight).
+ * Attempts run beside the rounds, up to `concurrency` at once: a slow endpoint takes a slot for
+ * its 15 s, not the whole instance's turn, so other endpoints' records do not wait on it.
+ */
 export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOptions = {}): () => Promise<void> {
   const now = o.now ?? (() => new Date());
   const holder = randomUUID();
+  const concurrency = o.concurrency ?? 16;
   // the id its leases carry (webhook_deliveries.lease_holder): which instance holds an attempt
   log.info({ webhook_lease_holder: holder }, 'webhook deliveries started');
+  const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let wake: (() => void) | undefined;
   let lastSweep = 0;
+  const launch = (d: Claimed) => {
+    const p: Promise<void> = attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs }, d)
+      .then(() => undefined)
+      .catch((err) => log.error({ err, delivery_id: d.id }, 'webhook attempt failed'))
+      .finally(() => {
+        inFlight.delete(p);
+        // an entry's next record may be due now
+        wake?.();
+      });
+    inFlight.add(p);
+  };
   const loop = (async () => {
     while (!stopped) {
-      let worked = 0;
+      let claimed = 0;
       try {
-        worked = await deliverDue(db, settings, { ...o, now, holder });
+        await scanEvents(db, now());
+        const free = concurrency - inFlight.size;
+        if (free > 0) {
+          const due = await claimDeliveries(db, holder, now(), free, o.leaseMs ?? LEASE_MS);
+          claimed = due.length;
+          for (const d of due) launch(d);
+        }
         if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
           lastSweep = Date.now();
           await runExclusively(db, 'webhook-sweep', SWEEP_EVERY_MS, () => forgetOldAttempts(db, now()));
@@ -68,11 +91,12 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
       } catch (err) {
         log.error({ err }, 'webhook round failed');
       }
-      if (!worked && !stopped)
+      if (!claimed && !stopped)
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, o.pollMs ?? 1000);
           t.unref();
           wake = () => {
+            wake = undefined;
             clearTimeout(t);
             resolve();
           };
@@ -83,5 +107,6 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
     stopped = true;
     wake?.();
     await loop;
+    await Promise.all(inFlight);
   };
 }
