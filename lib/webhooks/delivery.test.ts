@@ -19,6 +19,7 @@ import { listDeliveries, retryDelivery, sendTestMessage } from './deliveries';
 import { deliverDue, startWebhooks } from './engine';
 import { rotateWebhookSecret } from './rotate-webhook-secret';
 import { scanEvents } from './scan-events';
+import { updateWebhook } from './update-webhook';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './schedule';
 import { secretBox } from './secret-box';
 
@@ -261,6 +262,27 @@ describe.each(testDatabases())('webhook deliveries on %s', (database) => {
     await round();
     [d] = await deliveries(h.id);
     expect(d.state).toBe('succeeded');
+  });
+
+  it('refuses a PATCH to a private address as creation does, and keeps the endpoint as it was', async () => {
+    const resolve: Resolver = async (host) => [{ address: host === 'inside.test' ? '10.0.0.7' : '93.184.215.14', family: 4 }];
+    const strict: WebhookSettings = { rules: { allowHttp: false, allowPrivate: false }, box: settings.box, resolve };
+    const h = await createWebhook({
+      db: w.db.prisma,
+      target: chain,
+      input: { url: 'https://outside.test/hook', types: ['*'], description: '' },
+      actor: TEST_ACTOR,
+      settings: strict,
+    });
+    const scope = { owners: [chain.ownerId] };
+    for (const url of ['https://inside.test/hook', 'http://outside.test/hook', 'https://[::ffff:a00:1]/hook'])
+      await expect(
+        updateWebhook({ db: w.db.prisma, scope, id: h.id, patch: { url }, actor: TEST_ACTOR, settings: strict }),
+      ).rejects.toMatchObject({
+        name: 'ApiError',
+        status: 422,
+      });
+    expect((await w.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).url).toBe('https://outside.test/hook');
   });
 
   it('refuses a name that resolves to loopback at delivery, though it resolved elsewhere at creation', async () => {
