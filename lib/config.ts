@@ -68,6 +68,10 @@ const schema = z
     // and optionally its certificate or its issuer's (PEM, \n allowed) that tokens must chain to.
     AUDIT_TSA_URL: z.string().url().optional(),
     AUDIT_TSA_CERT: z.string().min(1).optional(),
+    // Webhooks (lib/webhooks, SECURITY.md): http:// endpoints, and endpoints on loopback, private,
+    // link-local or metadata addresses, are refused unless these say otherwise (tests, a closed network).
+    WEBHOOK_ALLOW_HTTP: flag(false),
+    WEBHOOK_ALLOW_PRIVATE: flag(false),
     // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
     NEXTAUTH_SECRET: z.string().min(32).optional(),
     // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.

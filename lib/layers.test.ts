@@ -25,7 +25,7 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
   ['log and errors', ['lib/log.ts', 'lib/errors.ts']],
   ['db and storage', ['lib/db/', 'lib/storage/']],
   ['event log', ['lib/events/']],
-  ['domain', ['lib/access/', 'lib/silo/']],
+  ['domain', ['lib/access/', 'lib/silo/', 'lib/webhooks/']],
   ['edge', ['lib/http/', 'lib/openapi/', 'lib/console/', 'lib/startup.ts']],
   ['app', ['app/', 'pages/', 'components/', 'instrumentation.ts', 'scripts/']],
 ];

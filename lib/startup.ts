@@ -1,7 +1,8 @@
 // Server start-up: lock the embedded database's directory, open (and so migrate) the database,
 // bind the blob store to it and check it, sweep abandoned uploads and unreferenced blobs (then
 // every 10 minutes), print where it listens and its public URL and, while no administrator
-// exists, the one-time setup link (the one still valid, never a replacement).
+// exists, the one-time setup link (the one still valid, never a replacement). Starts the event log's
+// checkpoints and the webhook deliveries.
 import { mkdirSync } from 'node:fs';
 import { issueSetupToken } from './access/issue-setup-token';
 import { forgetSetupToken, keepSetupToken, readKeptSetupToken } from './kept-setup-token';
@@ -9,6 +10,8 @@ import { log } from './log';
 import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './db/rate-windows';
 import { startCheckpoints } from './events/checkpoint-job';
+import { webhookSettings } from './http/webhook-settings';
+import { startWebhooks } from './webhooks/engine';
 import { pinnedTsaCert } from './events/timestamp';
 import { auditKey } from './events/signing-key';
 import { config, processSettings, type Config } from './config';
@@ -23,6 +26,8 @@ import type { BlobStore } from './storage/blob-store';
 import { LocalDiskStore } from './storage/local-disk';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
+/** How often an idle instance looks for new records and due retries (the latency of a delivery). */
+const WEBHOOK_POLL_MS = 500;
 
 /** announce(), and on failure (bad configuration, unreachable database, unwritable data
  * directory, another database's blob store) a one-line reason and exit 1 instead of a server
@@ -79,6 +84,8 @@ async function announce() {
     c.AUDIT_CHECKPOINT_SECONDS * 1000,
     c.AUDIT_TSA_URL ? { url: c.AUDIT_TSA_URL, pinned: pinnedTsaCert() } : undefined,
   );
+  // Every instance delivers webhooks; a lease per delivery keeps each attempt to one of them.
+  startWebhooks(db.prisma, await webhookSettings(), { pollMs: WEBHOOK_POLL_MS });
   await announceSetupLink(db, c.DATA_DIR, base);
 }
 

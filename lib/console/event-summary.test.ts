@@ -35,6 +35,20 @@ describe('an event record as a person reads it', () => {
     expect(eventSummary({ type: 'some.future' as 'entry.created', version: null, data: {} })).toBe('some.future');
   });
 
+  it('says what became of a webhook endpoint, and why Silo disabled one', () => {
+    const updated = (after: Record<string, unknown>) =>
+      eventSummary({ type: 'webhook.updated', version: null, data: { webhook_id: 'w', before: {}, after } });
+    expect(eventSummary({ type: 'webhook.created', version: null, data: { url: 'https://erp.example/h' } })).toBe(
+      'Webhook endpoint https://erp.example/h added',
+    );
+    expect(updated({ disabled: true, disabled_reason: 'gone' })).toBe('Webhook endpoint disabled: it answered 410');
+    expect(updated({ disabled: true, disabled_reason: 'failing' })).toBe('Webhook endpoint disabled: failing for 5 days');
+    expect(updated({ disabled: true, disabled_reason: 'manual' })).toBe('Webhook endpoint disabled');
+    expect(updated({ disabled: false, disabled_reason: null })).toBe('Webhook endpoint enabled again');
+    expect(updated({ types: ['*'] })).toBe('Webhook endpoint edited');
+    expect(eventSummary({ type: 'webhook.secret_rotated', version: null, data: {} })).toMatch(/^Webhook secret rotated/);
+  });
+
   it('lists an edit field by field, before → after, meta pair by pair', () => {
     expect(eventChanges({ data: { before: { desc: '' }, after: { desc: 'corrected' } } })).toEqual([
       { field: 'desc', before: '“”', after: '“corrected”' },

@@ -68,6 +68,22 @@ export function eventSummary(e: Pick<EventRecord, 'type' | 'data' | 'version'>):
       return `Auditor key ${str(d.prefix) ?? ''} revoked`;
     case 'auditor_key.used':
       return `Auditor key used: ${str(d.method) ?? ''} ${str(d.path) ?? ''}`.trimEnd();
+    case 'webhook.created':
+      return `Webhook endpoint ${str(d.url) ?? ''} added`;
+    case 'webhook.updated': {
+      const after = (d.after ?? {}) as Data;
+      if (after.disabled === true)
+        return after.disabled_reason === 'gone'
+          ? 'Webhook endpoint disabled: it answered 410'
+          : after.disabled_reason === 'failing'
+            ? 'Webhook endpoint disabled: failing for 5 days'
+            : 'Webhook endpoint disabled';
+      return after.disabled === false ? 'Webhook endpoint enabled again' : 'Webhook endpoint edited';
+    }
+    case 'webhook.deleted':
+      return `Webhook endpoint ${str(d.url) ?? ''} removed`;
+    case 'webhook.secret_rotated':
+      return 'Webhook secret rotated; the previous one signs for 24 hours';
     default:
       return e.type;
   }

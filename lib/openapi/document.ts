@@ -9,6 +9,7 @@ import { consolePaths } from './console';
 import { enrollmentPaths } from './enrollments';
 import { eventPaths } from './events';
 import { exportPaths } from './exports';
+import { webhookMessages, webhookPaths } from './webhooks';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
 import { ownerPaths } from './owners';
@@ -24,6 +25,7 @@ const TAGS = [
   { name: 'Files', description: 'Files of an entry: inline uploads or placeholders, versions, bytes' },
   { name: 'Events', description: 'The event log: one hash-chained record per change, and its verification' },
   AUDITOR_KEYS_TAG,
+  { name: 'Webhooks', description: "Endpoints that get the event log's records, signed (Standard Webhooks), with retries" },
   { name: 'Uploads', description: "Streaming, resumable, checksum-verified uploads of a placeholder's bytes" },
   { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
   { name: 'Apps', description: 'Applications and their client credentials (admin)' },
@@ -63,6 +65,7 @@ export function openApiDocument() {
           },
         },
       },
+      webhooks: webhookMessages(),
       paths: {
         ...utilsPaths(),
         ...accessPaths(),
@@ -72,6 +75,7 @@ export function openApiDocument() {
         ...eventPaths(l),
         ...exportPaths(),
         ...auditorKeyPaths(),
+        ...webhookPaths(l),
         ...ownerPaths(l),
         ...appPaths(l),
         ...enrollmentPaths(l),

@@ -29,4 +29,10 @@ export const EVENT_TYPES = {
     "An auditor's key was used: one record per request it authenticates, refused ones included. data: {key_id, method, path}",
   'export.created':
     "An auditor's export of the chain was made (GET /silo/v1/export). data: {from, to, versions, bytes, size, manifest_sha256}",
+  'webhook.created': 'A webhook endpoint was added. data: {webhook_id, url, types, description}',
+  'webhook.updated':
+    'A webhook endpoint was edited, disabled (by a caller or by Silo: gone, failing) or enabled. data: {webhook_id, before, after}',
+  'webhook.deleted': 'A webhook endpoint was removed. data: {webhook_id, url}',
+  'webhook.secret_rotated':
+    'A webhook endpoint got a new secret; the old one signs too until previous_until. data: {webhook_id, previous_until}',
 } as const;

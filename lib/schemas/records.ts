@@ -8,6 +8,7 @@ import type { EntryRecord, FolderRecord } from './entries';
 import type { ChainVerdict as ChainVerdictSchema, EventRecord as EventRecordSchema } from './events';
 import type { FileLinkRecord, FileRecord as FileRecordType, PreviousVersion as PreviousVersionType } from './files';
 import type { UserRecord } from './users';
+import type { WebhookDeliveryRecord, WebhookRecord, WebhookWithSecret } from './webhooks';
 
 /**
  * A record as listed, or as the one answer that adds a secret to it (shown once): a reader of
@@ -37,3 +38,6 @@ export type ChainVerdict = z.infer<typeof ChainVerdictSchema>;
 
 /** An auditor's key as listed, or as made (with its `key`, shown once). */
 export type AuditorKey = Either<AuditorKeyRecord, NewAuditorKey>;
+/** A webhook endpoint as listed, or with its secret right after it was made or rotated. */
+export type Webhook = Either<z.infer<typeof WebhookRecord>, z.infer<typeof WebhookWithSecret>>;
+export type WebhookDelivery = z.infer<typeof WebhookDeliveryRecord>;

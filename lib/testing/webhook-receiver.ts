@@ -1,0 +1,55 @@
+// A webhook receiver on loopback for tests: node:http on a free port that keeps every request
+// (headers and body) and answers with what the test's `answer` says, which may hold a request open.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** answer after this many ms (longer than the sender's timeout: no answer) */
+  delayMs?: number;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  answer: (r: Received, n: number) => Answer;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const r: Receiver = { url: '', received, answer: () => ({ status: 204 }), close: async () => {} };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const got: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      received.push(got);
+      const a = r.answer(got, received.length);
+      const send = () => {
+        res.writeHead(a.status, a.headers);
+        res.end(a.body ?? '');
+      };
+      if (!a.delayMs) return send();
+      const t = setTimeout(send, a.delayMs);
+      timers.add(t);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  r.close = () => {
+    for (const t of timers) clearTimeout(t);
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  };
+  return r;
+}

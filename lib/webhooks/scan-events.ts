@@ -1,0 +1,28 @@
+// Turns the event log into deliveries: per enabled endpoint, the records after its cursor
+// (scanned_seq) that match its types become delivery rows, and the cursor moves to the last
+// record read, in one statement. Nothing is lost by construction: a chain's records commit in seq
+// order (the head row serialises its appends), the statement reads the head and the records in
+// one snapshot, and the cursor moves only with the rows it inserted. Nothing on the write path.
+import type { Db } from '../db/client';
+
+/** Records read per endpoint per round. */
+export const SCAN_BATCH = 500;
+
+/** Delivery rows made for the records committed since the last scan; the number of endpoints that moved. */
+export async function scanEvents(db: Db, now: Date): Promise<number> {
+  const moved = await db.$queryRaw<{ id: string }[]>`
+    WITH w AS (
+      SELECT w.id, w.owner_id, w.sandbox, w.scanned_seq, w.types, LEAST(h.seq, w.scanned_seq + ${SCAN_BATCH}::int) AS upto
+        FROM webhooks w JOIN chain_heads h ON h.owner_id = w.owner_id AND h.sandbox = w.sandbox
+       WHERE NOT w.disabled AND h.seq > w.scanned_seq
+         FOR UPDATE OF w SKIP LOCKED
+    ), made AS (
+      INSERT INTO webhook_deliveries (id, webhook_id, event_id, seq, entry_id, created_at, window_start, next_attempt_at)
+      SELECT gen_random_uuid(), w.id, e.id, e.seq, e.entry_id, ${now}, ${now}, ${now}
+        FROM w JOIN events e ON e.owner_id = w.owner_id AND e.sandbox = w.sandbox AND e.seq > w.scanned_seq AND e.seq <= w.upto
+       WHERE '*' = ANY (w.types) OR e.type = ANY (w.types)
+      ON CONFLICT (webhook_id, event_id) DO NOTHING
+    )
+    UPDATE webhooks SET scanned_seq = w.upto FROM w WHERE webhooks.id = w.id RETURNING webhooks.id::text`;
+  return moved.length;
+}
