@@ -89,3 +89,15 @@ function sandboxHeader(value: string | null): boolean {
   if (v === 'true') return true;
   throw new ApiError('bad_request', 'X-Silo-Sandbox must be true or false');
 }
+
+/**
+ * Retention rules and legal holds are the workspace's to manage: its API keys and console users.
+ * An enrollment token (an application's) may read them, never change them.
+ */
+export function assertManagesRetention(p: Principal): void {
+  if (p.kind === 'owner' && p.via === 'enrollment')
+    throw new ApiError(
+      'forbidden',
+      "Retention is managed with the workspace's API key or in the console; an enrollment token may only read it",
+    );
+}

@@ -10,6 +10,7 @@ import { eventPaths } from './events';
 import { exportPaths } from './exports';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
+import { retentionPaths } from './retention';
 import { ownerPaths } from './owners';
 import { uploadPaths } from './uploads';
 import { userPaths } from './users';
@@ -22,6 +23,7 @@ const TAGS = [
   { name: 'Entries', description: 'Documents: a name, a folder, a key and meta, with their files' },
   { name: 'Files', description: 'Files of an entry: inline uploads or placeholders, versions, bytes' },
   { name: 'Events', description: 'The event log: one hash-chained record per change, and its verification' },
+  { name: 'Retention', description: 'Retention rules, per-version retention and legal holds: nothing deleted before its time' },
   { name: 'Uploads', description: "Streaming, resumable, checksum-verified uploads of a placeholder's bytes" },
   { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
   { name: 'Apps', description: 'Applications and their client credentials (admin)' },
@@ -64,6 +66,7 @@ export function openApiDocument() {
         ...filePaths(l),
         ...uploadPaths(),
         ...eventPaths(l),
+        ...retentionPaths(),
         ...exportPaths(),
         ...ownerPaths(l),
         ...appPaths(l),

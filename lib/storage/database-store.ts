@@ -50,7 +50,11 @@ export class DatabaseStore implements BlobStore {
     private readonly opts: DatabaseStoreOptions,
   ) {
     this.kind = `database+${inner.kind}`;
+    // Bytes the database keeps are kept by its rows and triggers; a lock is the wrapped store's.
+    if (inner.lock) this.lock = async (hash, lock) => inner.lock?.(hash, lock);
   }
+
+  lock?: BlobStore['lock'];
 
   /** This store asking the database through transaction `tx` (everything else is shared, overrides of a test's copy included). */
   within(tx: Tx): DatabaseStore {

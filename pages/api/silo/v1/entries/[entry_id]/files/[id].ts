@@ -28,7 +28,9 @@ export default nodeRoute({
   PATCH: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
     const file = await entryFileOf(c, params);
-    return json(await fileRecord(c, await updateFile({ db: c.db, file, patch: await readFileUpdate(req), actor: c.actor })));
+    return json(
+      await fileRecord(c, await updateFile({ db: c.db, store: c.store, file, patch: await readFileUpdate(req), actor: c.actor })),
+    );
   }),
   DELETE: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
