@@ -10,7 +10,7 @@ import { eventPaths } from './events';
 import { exportPaths } from './exports';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
-import { retentionPaths } from './retention';
+import { legalHoldPaths, retentionPaths } from './retention';
 import { ownerPaths } from './owners';
 import { uploadPaths } from './uploads';
 import { userPaths } from './users';
@@ -67,6 +67,7 @@ export function openApiDocument() {
         ...uploadPaths(),
         ...eventPaths(l),
         ...retentionPaths(),
+        ...legalHoldPaths(),
         ...exportPaths(),
         ...ownerPaths(l),
         ...appPaths(l),

@@ -5,8 +5,11 @@ import type { Db } from '../../db/client';
 import { log } from '../../log';
 import type { BlobLock, BlobStore } from '../../storage/blob-store';
 
-/** Sets the store lock of each of `hashes` to what all its stored versions ask, after their commit. */
-export async function lockBlobs(db: Db, store: BlobStore, hashes: Iterable<string>): Promise<void> {
+/**
+ * Sets the store lock of each of `hashes` to what all its stored versions ask, after their commit.
+ * `lifted`: a hold was lifted, so the store hears of blobs that ask nothing any more too.
+ */
+export async function lockBlobs(db: Db, store: BlobStore, hashes: Iterable<string>, lifted = false): Promise<void> {
   if (!store.lock) return;
   const unique = [...new Set(hashes)];
   if (!unique.length) return;
@@ -19,7 +22,7 @@ export async function lockBlobs(db: Db, store: BlobStore, hashes: Iterable<strin
       retainUntil: r.until,
       legalHold: !!r.hold,
     };
-    if (!lock.retainUntil && !lock.legalHold) continue;
+    if (!lock.retainUntil && !lock.legalHold && !lifted) continue;
     // The rows decide what may be deleted; the store's lock is a second wall. A failure is logged,
     // and the next change of the blob's versions sets it again.
     await store.lock(r.hash, lock).catch((err) => log.error({ err, hash: r.hash }, 'blob lock not set'));

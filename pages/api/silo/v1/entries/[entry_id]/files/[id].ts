@@ -2,7 +2,7 @@
 // a new version, docs/api.md, Files), PATCH (description, meta, flags) and DELETE answer JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveFile } from '@/lib/http/bytes';
-import { siloContext } from '@/lib/http/context';
+import { deleteContext, siloContext } from '@/lib/http/context';
 import { entryFileOf } from '@/lib/http/entry-file';
 import { answerFileCreate, readFileUpdate } from '@/lib/http/file-reply';
 import { fileRecord } from '@/lib/silo/files/file-record';
@@ -33,8 +33,9 @@ export default nodeRoute({
     );
   }),
   DELETE: viaWeb(async (req, { params }) => {
-    const c = await siloContext(req);
-    await deleteFile({ db: c.db, store: c.store, file: await entryFileOf(c, params), actor: c.actor });
+    const c = await deleteContext(req);
+    const file = await entryFileOf(c, params);
+    await deleteFile({ db: c.db, store: c.store, file, actor: c.actor, bypassGovernance: c.bypassGovernance });
     return noContent();
   }),
 });
