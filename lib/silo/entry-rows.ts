@@ -14,7 +14,8 @@ export const FILE_COUNT = Prisma.sql`(SELECT count(*)::int FROM file_slots s WHE
 
 /** The select list of an entry row from `entries e`. */
 export const ENTRY_COLUMNS = Prisma.sql`e.id::text AS "id", e.owner_id::text AS "ownerId", e.sandbox, e.key, e.folder, e.name,
-  e.meta, e.created_at AS "createdAt", e.updated_at AS "updatedAt", ${FILE_COUNT} AS "fileCount"`;
+  e.meta, e.legal_hold AS "legalHold", e.legal_hold_reason AS "legalHoldReason", e.created_at AS "createdAt", e.updated_at AS "updatedAt",
+  ${FILE_COUNT} AS "fileCount"`;
 
 /** How many files an entry shows (for the records written by POST, PUT and PATCH). */
 export async function countFiles(db: Db | Tx, entryId: string): Promise<number> {

@@ -15,7 +15,10 @@ import { receiveUpload } from '../files/receive-upload';
 import { restoreFile } from '../files/restore-file';
 import { updateFile } from '../files/update-file';
 import { fileRecord } from '../files/file-record';
+import { listEntries } from '../list-entries';
+import { entryListQuery } from '../../schemas/entries';
 import { createRetentionRule, deleteRetentionRule, listRetentionRules } from './retention-rules';
+import { setLegalHold } from './set-legal-hold';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const signer = { base: 'http://silo.test', secret: 'x'.repeat(32) };
@@ -207,5 +210,32 @@ describe.each(testDatabases())('retention (%s)', (database) => {
     const after = await db().file.findUniqueOrThrow({ where: { id: old.id } });
     expect(after.retainUntil?.getTime()).toBe(addYears((old.storedAt as Date).getTime(), 3));
     expect((await db().file.findUniqueOrThrow({ where: { id: longer.id } })).retainUntil).toEqual(far);
+  });
+
+  it('?retention=expired lists the entries with a stored version whose date has passed, none held, none deleted', async () => {
+    await clearRules();
+    const expired = await entry('exp');
+    const retained = await entry('exp');
+    const held = await entry('exp');
+    const none = await entry('exp');
+    for (const e of [expired, retained, held]) await inline(e, `v-${e}`, { retain_until: new Date(Date.now() + 86_400_000).toISOString() });
+    await inline(none, `v-${none}`);
+    await w.db.sql.exec(`UPDATE files SET retain_until = now() - interval '1 second' WHERE entry_id IN ('${expired}', '${held}')`);
+    await setLegalHold({ db: db(), store: w.store, scope, entryId: held, input: { hold: true, reason: 'r' }, actor: TEST_ACTOR });
+    const list = async () =>
+      (
+        await listEntries({
+          db: db(),
+          target: { ownerId, sandbox: false },
+          query: entryListQuery(100).parse({ retention: 'expired', folder: 'exp' }),
+        })
+      ).list.map((e) => e.id);
+    expect(await list()).toEqual([expired]);
+    // the clock, not a write, expires the next one: no cached page hides it
+    await w.db.sql.exec(`UPDATE files SET retain_until = now() + interval '300 milliseconds' WHERE entry_id = '${retained}'`);
+    expect(await list()).toEqual([expired]);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await list()).toEqual([retained, expired]);
+    expect(await db().file.count({ where: { entryId: { in: [expired, retained, held] } } })).toBe(3);
   });
 });
