@@ -177,3 +177,25 @@ test('?retention=expired lists what may now be deleted; nothing is deleted by it
   await expectError(await request.get('/silo/v1/entries?retention=soon', { headers: key }), 422);
   expect((await request.delete(`/silo/v1/entries/${entry.id}/files/${f.id}`, { headers: key })).status()).toBe(204);
 });
+
+test('a workspace holding a retained version is not deleted; governance yields to the override, compliance never', async ({
+  request,
+  admin,
+  newOwner,
+}) => {
+  for (const mode of ['governance', 'compliance'] as const) {
+    const owner = await newOwner(mode);
+    const entry = await createEntry(request, owner.liveKey, { name: 'Kept' });
+    await inlineFile(request, owner.liveKey, entry.id, { name: 'k.xml', data: b64(mode), retain_until: inYears(1), retention_mode: mode });
+    const refused = await expectError(await admin.delete(`/admin/v1/owners/${owner.id}`), 409, 'retained');
+    expect(refused.message).toContain(mode);
+    await expectError(await request.delete(`/admin/v1/owners/${owner.id}`, { headers: bearer(owner.liveKey) }), 403, 'forbidden');
+    const events = (await (await request.get('/silo/v1/events?type=workspace.delete_refused', { headers: bearer(owner.liveKey) })).json())
+      .list;
+    expect(events).toMatchObject([{ actor: { type: 'admin_key' }, data: { reason: 'retained', mode } }]);
+    const overridden = await admin.delete(`/admin/v1/owners/${owner.id}`, { headers: BYPASS });
+    if (mode === 'governance') expect(overridden.status(), await overridden.text()).toBe(204);
+    else await expectError(overridden, 409, 'retained');
+    expect((await admin.get(`/admin/v1/owners/${owner.id}`)).status()).toBe(mode === 'governance' ? 404 : 200);
+  }
+});

@@ -60,6 +60,9 @@ async function contextOf(req: CallerRequest, principal: Principal, scope: Scope)
   return { db, store: filesStore(db), principal, actor: actorOf(principal), scope, signer: await signerFor(req.headers) };
 }
 
+/** Whether a request asks to override governance retention (its caller's right to is checked apart). */
+export const bypassesGovernance = (headers: Headers) => bypassHeader(headers.get('x-silo-bypass-governance-retention'));
+
 function bypassHeader(value: string | null): boolean {
   const v = value?.trim().toLowerCase();
   if (v === undefined || v === '' || v === 'false') return false;

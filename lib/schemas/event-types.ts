@@ -33,6 +33,8 @@ export const EVENT_TYPES = {
     'A delete of a version (or a file with its history) was refused: retention or legal hold. data: {reason: retained|legal_hold, retain_until?, mode?, versions: [id]}',
   'entry.delete_refused':
     'A delete of an entry was refused: a version under retention, or a legal hold. data: {reason, retain_until?, mode?, versions: [id]}',
+  'workspace.delete_refused':
+    'A delete of the workspace was refused: a version under retention, or an entry under a legal hold (live chain). data: {reason, retain_until?, mode?, entries?}',
   'retention.bypassed':
     "Governance retention was overridden by an administrator (X-Silo-Bypass-Governance-Retention: true); the delete's own record follows. data: {versions: [{id, retain_until}]}",
   'legal_hold.set': 'A legal hold was put on the entry: nothing in it may be deleted. data: {reason}',
