@@ -115,6 +115,8 @@ export const PreviousVersion = z
     size,
     desc: z.string(),
     ...history,
+    retention: VersionRetention,
+    legal_hold: z.boolean(),
     created_at: timestamp,
   })
   .meta({ id: 'PreviousVersion' });

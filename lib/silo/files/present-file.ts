@@ -45,6 +45,8 @@ export function presentPrevious(p: PreviousVersion): NonNullable<FileRecord['pre
     size: Number(p.size),
     desc: p.desc,
     ...history(p),
+    retention: presentRetention(p),
+    legal_hold: p.legalHold,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -14,7 +14,7 @@ import { createFile } from '../files/create-file';
 import { receiveUpload } from '../files/receive-upload';
 import { restoreFile } from '../files/restore-file';
 import { updateFile } from '../files/update-file';
-import { fileRecord } from '../files/file-record';
+import { createdFileRecord, fileRecord } from '../files/file-record';
 import { listEntries } from '../list-entries';
 import { entryListQuery } from '../../schemas/entries';
 import { createRetentionRule, deleteRetentionRule, listRetentionRules } from './retention-rules';
@@ -237,5 +237,27 @@ describe.each(testDatabases())('retention (%s)', (database) => {
     await new Promise((r) => setTimeout(r, 400));
     expect(await list()).toEqual([retained, expired]);
     expect(await db().file.count({ where: { entryId: { in: [expired, retained, held] } } })).toBe(3);
+  });
+
+  it('each earlier version in `previous` shows its retention and hold, the cached history too, after an extension or a hold', async () => {
+    await clearRules();
+    const e = await entry();
+    const version = async (n: number) => {
+      const made = await inline(e, 'hist', { desc: `v${n}` }, SMALL_BLOB_LIMITS); // same name: a new version each time
+      const created = await createdFileRecord({ db: db(), signer }, made);
+      const text = 'text' in created ? Buffer.concat(created.text).toString() : JSON.stringify(created.record);
+      expect(text).toBe(JSON.stringify(await fileRecord({ db: db(), signer }, made.file)));
+      return { file: made.file, record: JSON.parse(text) };
+    };
+    const v1 = (await version(1)).file;
+    expect((await version(2)).record.previous[0]).toMatchObject({ id: v1.id, retention: null, legal_hold: false });
+    const until = new Date(Date.now() + 3 * 365 * 86_400_000);
+    await updateFile({ db: db(), file: v1, patch: { retain_until: until.toISOString() }, actor: TEST_ACTOR });
+    const v3 = await version(3);
+    expect(v3.record.previous.at(-1)).toMatchObject({ id: v1.id, retention: { mode: 'governance', retain_until: until.toISOString() } });
+    await setLegalHold({ db: db(), store: w.store, scope, entryId: e, input: { hold: true, reason: 'r' }, actor: TEST_ACTOR });
+    const v4 = await version(4);
+    expect(v4.record.legal_hold).toBe(true);
+    expect(v4.record.previous.map((p: { legal_hold: boolean }) => p.legal_hold)).toEqual([true, true, true]);
   });
 });
