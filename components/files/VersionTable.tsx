@@ -40,6 +40,8 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
       version: file.version,
       created_by: file.created_by,
       restored_from: file.restored_from,
+      retention: file.retention,
+      legal_hold: file.legal_hold,
       created_at: file.created_at,
     },
     ...(file.previous ?? []),

@@ -160,6 +160,8 @@ test.describe('versions', () => {
       version: 2,
       created_by: v2.created_by,
       restored_from: null,
+      retention: null,
+      legal_hold: false,
       created_at: v2.created_at,
     });
     // same name in the other category, and a key that overrides the name: separate files

@@ -147,7 +147,8 @@ describe('the embedded database', () => {
 
   /**
    * Triggers that write no table a cached read reads: the event log's refusals (append-only), and the
-   * one that keeps a deleted workspace's final heads in deleted_chains (migration event_log).
+   * one that keeps a deleted workspace's final heads in deleted_chains (migration event_log); the
+   * retention triggers on files (migration retention: they set the row's own columns or refuse).
    */
   const WRITE_NOTHING_CACHED = [
     'events_append_only',
@@ -159,6 +160,9 @@ describe('the embedded database', () => {
     'deleted_chains_append_only',
     'deleted_chains_no_truncate',
     'owners_keep_final_heads',
+    'version_retention',
+    'compliance_retained',
+    'compliance_no_truncate',
   ];
 
   it('knows every table a trigger writes', async () => {

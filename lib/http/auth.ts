@@ -141,3 +141,15 @@ export function assertWorkspaceCaller(p: Principal): void {
   if (p.kind === 'user' || (p.kind === 'owner' && p.via === 'api_key')) return;
   throw new ApiError('forbidden', "Auditors' keys are managed with a workspace API key or in the console");
 }
+
+/**
+ * Retention rules and legal holds are the workspace's to manage: its API keys and console users.
+ * An enrollment token (an application's) may read them, never change them.
+ */
+export function assertManagesRetention(p: Principal): void {
+  if (p.kind === 'owner' && p.via === 'enrollment')
+    throw new ApiError(
+      'forbidden',
+      "Retention is managed with the workspace's API key or in the console; an enrollment token may only read it",
+    );
+}

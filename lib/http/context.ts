@@ -7,8 +7,8 @@ import { getDb, type Db } from '../db/client';
 import type { UrlSigner } from '../silo/files/file-url';
 import type { BlobStore } from '../storage/blob-store';
 import { filesStore } from '../storage';
-import { authenticate, siloScope, type CallerRequest } from './auth';
 import { ApiError } from '../errors';
+import { authenticate, siloScope, type CallerRequest } from './auth';
 import { requestOrigin } from './request-origin';
 
 export interface SiloContext {
@@ -48,6 +48,36 @@ export async function siloContext(req: CallerRequest, opts: SiloContextOptions =
   const scope = siloScope(principal);
   const db = await getDb();
   return { db, store: filesStore(db), principal, actor: actorOf(principal), scope, signer: await signerFor(req.headers) };
+}
+
+/**
+ * A delete's context (docs/api.md, Retention): with `X-Silo-Bypass-Governance-Retention: true`
+ * the caller overrides governance retention, which only a console administrator or the
+ * ADMIN_API_KEY may (403 for anyone else); the admin key reaches every workspace's data so, and
+ * only so. Compliance retention and legal holds are never overridden.
+ */
+export async function deleteContext(req: CallerRequest): Promise<SiloContext & { bypassGovernance: boolean }> {
+  const bypassGovernance = bypassHeader(req.headers.get('x-silo-bypass-governance-retention'));
+  const principal = await authenticate(req);
+  if (!bypassGovernance) return { ...(await contextOf(req, principal, siloScope(principal))), bypassGovernance };
+  const admin = principal.kind === 'admin_key' || (principal.kind === 'user' && principal.admin);
+  if (!admin) throw new ApiError('forbidden', 'Only a console administrator or the admin key may override governance retention');
+  return { ...(await contextOf(req, principal, { owners: 'all' })), bypassGovernance };
+}
+
+async function contextOf(req: CallerRequest, principal: Principal, scope: Scope): Promise<SiloContext> {
+  const db = await getDb();
+  return { db, store: filesStore(db), principal, actor: actorOf(principal), scope, signer: await signerFor(req.headers) };
+}
+
+/** Whether a request asks to override governance retention (its caller's right to is checked apart). */
+export const bypassesGovernance = (headers: Headers) => bypassHeader(headers.get('x-silo-bypass-governance-retention'));
+
+function bypassHeader(value: string | null): boolean {
+  const v = value?.trim().toLowerCase();
+  if (v === undefined || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  throw new ApiError('bad_request', 'X-Silo-Bypass-Governance-Retention must be true or false');
 }
 
 export function limits() {

@@ -12,6 +12,7 @@ import { exportPaths } from './exports';
 import { webhookMessages, webhookPaths } from './webhooks';
 import { entryPaths } from './entries';
 import { filePaths } from './files';
+import { legalHoldPaths, retentionPaths } from './retention';
 import { ownerPaths } from './owners';
 import { uploadPaths } from './uploads';
 import { userPaths } from './users';
@@ -26,6 +27,7 @@ const TAGS = [
   { name: 'Events', description: 'The event log: one hash-chained record per change, and its verification' },
   AUDITOR_KEYS_TAG,
   { name: 'Webhooks', description: "Endpoints that get the event log's records, signed (Standard Webhooks), with retries" },
+  { name: 'Retention', description: 'Retention rules, per-version retention and legal holds: nothing deleted before its time' },
   { name: 'Uploads', description: "Streaming, resumable, checksum-verified uploads of a placeholder's bytes" },
   { name: 'Workspaces', description: 'Owners and their API keys (admin)' },
   { name: 'Apps', description: 'Applications and their client credentials (admin)' },
@@ -73,6 +75,8 @@ export function openApiDocument() {
         ...filePaths(l),
         ...uploadPaths(),
         ...eventPaths(l),
+        ...retentionPaths(),
+        ...legalHoldPaths(),
         ...exportPaths(),
         ...auditorKeyPaths(),
         ...webhookPaths(l),

@@ -2,7 +2,7 @@
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { listQuery } from '../schemas/common';
 import { EntryList, EntryRecord, FolderList, entryInput, entryListQuery, entryUpdate } from '../schemas/entries';
-import { ENTRY_ID, body, errors, ok, type DocLimits } from './shared';
+import { BYPASS_GOVERNANCE, ENTRY_ID, body, errors, ok, type DocLimits } from './shared';
 
 const tags = ['Entries'];
 
@@ -63,7 +63,10 @@ export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
         operationId: 'deleteEntry',
         tags,
         summary: 'Delete the entry with all its files',
-        responses: { '204': ok('Deleted'), ...errors(401, 404) },
+        description:
+          '409 `retained` (until when) or `legal_hold` while a version of it is retained or the entry is held (recorded as entry.delete_refused).',
+        parameters: [BYPASS_GOVERNANCE],
+        responses: { '204': ok('Deleted'), ...errors(400, 401, 403, 404, 409) },
       },
     },
   };

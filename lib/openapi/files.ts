@@ -1,7 +1,7 @@
 // /silo/v1/entries/{entry_id}/files: a file's JSON operations and its bytes (docs/api.md, Files and Fetch).
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
 import { FileLinkRecord, FileList, FileRecord, LinkInput, fileInput, fileUpdate } from '../schemas/files';
-import { ENTRY_ID, FILE_ID, body, bytes, errors, ok, type DocLimits } from './shared';
+import { BYPASS_GOVERNANCE, ENTRY_ID, FILE_ID, body, bytes, errors, ok, type DocLimits } from './shared';
 
 const tags = ['Files'];
 
@@ -50,7 +50,7 @@ export const filePaths = (l: DocLimits): ZodOpenApiPathsObject => {
       patch: {
         operationId: 'updateFile',
         tags,
-        summary: 'Update desc, meta, private, embeddable (no new version)',
+        summary: 'Update desc, meta, private, embeddable, or extend the retention (no new version)',
         requestBody: body(fileUpdate(l.meta)),
         responses: { '200': ok('Updated', FileRecord), ...errors(401, 404, 415, 422) },
       },
@@ -58,7 +58,10 @@ export const filePaths = (l: DocLimits): ZodOpenApiPathsObject => {
         operationId: 'deleteFile',
         tags,
         summary: 'Delete: a current file with its history, an earlier version alone',
-        responses: { '204': ok('Deleted'), ...errors(401, 404) },
+        description:
+          '409 `retained` (until when) or `legal_hold` while a version it takes is retained or its entry is held (recorded as file.delete_refused).',
+        parameters: [BYPASS_GOVERNANCE],
+        responses: { '204': ok('Deleted'), ...errors(400, 401, 403, 404, 409) },
       },
     },
     '/silo/v1/entries/{entry_id}/files/{id}/restore': {

@@ -2,7 +2,7 @@
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { KeyInput, NewApiKey, NewOwner, OwnerInput, OwnerList, OwnerRecord, OwnerUpdate } from '../schemas/access';
 import { pageParams } from './entries';
-import { body, errors, ok, uuidParam, type DocLimits } from './shared';
+import { BYPASS_GOVERNANCE, body, errors, ok, uuidParam, type DocLimits } from './shared';
 
 const tags = ['Workspaces'];
 const OWNER_ID = uuidParam('id', 'The owner (workspace) id');
@@ -38,6 +38,15 @@ export const ownerPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
       summary: 'Rename a workspace (admins)',
       requestBody: body(OwnerUpdate),
       responses: { '200': ok('Renamed', OwnerRecord), ...errors(401, 403, 404, 415, 422) },
+    },
+    delete: {
+      operationId: 'deleteOwner',
+      tags,
+      summary: 'Delete a workspace with everything in it (admins)',
+      description:
+        '409 `retained` (until when) or `legal_hold` while it holds a version under retention or an entry under a legal hold (recorded as workspace.delete_refused). Its bytes are freed by the blob sweep.',
+      parameters: [BYPASS_GOVERNANCE],
+      responses: { '204': ok('Deleted'), ...errors(400, 401, 403, 404, 409) },
     },
   },
   '/admin/v1/owners/{id}/keys': {

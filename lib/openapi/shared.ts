@@ -78,3 +78,13 @@ export const FILE_ID = uuidParam('id', 'The file (version) id');
 export const PUBLIC: [] = [];
 /** Anyone may call; some answers (a private file's) need the owner's credentials. */
 export const OPTIONAL_AUTH: oas31.SecurityRequirementObject[] = [{}, { bearer: [] }, { session: [] }];
+
+/** A delete's override of governance retention (docs/api.md, Retention). */
+export const BYPASS_GOVERNANCE: oas31.ParameterObject = {
+  name: 'X-Silo-Bypass-Governance-Retention',
+  in: 'header',
+  required: false,
+  description:
+    'true: override governance retention (a console administrator or the admin key only; anyone else 403), recorded as retention.bypassed. Compliance retention and legal holds are never overridden.',
+  schema: { type: 'string', enum: ['true', 'false'] },
+};

@@ -35,6 +35,8 @@ export const EntryRecord = z
     name: z.string().meta({ example: 'Invoice 2026-0042' }),
     meta: z.record(z.string(), z.string()).meta({ example: { source: 'erp' } }),
     sandbox: z.boolean(),
+    legal_hold: z.boolean().meta({ description: 'Under a legal hold: nothing in the entry may be deleted (PUT …/legal-hold)' }),
+    legal_hold_reason: z.string().optional().meta({ description: 'Why, while held', example: 'Tax audit 2026' }),
     file_count: z
       .number()
       .int()
@@ -58,6 +60,10 @@ export const entryListQuery = built((maxLimit: number) =>
         .meta({ description: 'Only entries in this folder or below it (`sales` matches `sales/2026`, not `salesforce`); empty: all' }),
       folder_exact: plain(1024).optional().meta({ description: 'Only entries in exactly this folder' }),
       key: plain(1024).optional().meta({ description: 'Only the entry with this key' }),
+      retention: z.enum(['expired']).optional().meta({
+        description:
+          'expired: only entries holding a stored version whose retention has passed (not under a legal hold): what may now be deleted. Nothing is deleted by itself.',
+      }),
       q: text(255, 1).optional().meta({
         minLength: 1,
         maxLength: 255,

@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   offset_mismatch: 409,
   not_stored: 409,
   upload_in_progress: 409,
+  retained: 409,
+  legal_hold: 409,
   too_large: 413,
   range_not_satisfiable: 416,
   unsupported_media_type: 415,

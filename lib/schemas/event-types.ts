@@ -35,4 +35,18 @@ export const EVENT_TYPES = {
   'webhook.deleted': 'A webhook endpoint was removed. data: {webhook_id, url}',
   'webhook.secret_rotated':
     'A webhook endpoint got a new secret; the old one signs too until previous_until. data: {webhook_id, previous_until}',
+  'retention_rule.created':
+    'A retention rule was made. data: {id, category?, folder?, years, days, from, mode, applied?} (applied: versions extended, with ?apply_to_existing=true)',
+  'retention_rule.deleted':
+    'A retention rule was deleted (versions keep the dates it gave). data: {id, category?, folder?, years, days, from, mode}',
+  'file.delete_refused':
+    'A delete of a version (or a file with its history) was refused: retention or legal hold. data: {reason: retained|legal_hold, retain_until?, mode?, versions: [id]}',
+  'entry.delete_refused':
+    'A delete of an entry was refused: a version under retention, or a legal hold. data: {reason, retain_until?, mode?, versions: [id]}',
+  'workspace.delete_refused':
+    'A delete of the workspace was refused: a version under retention, or an entry under a legal hold (live chain). data: {reason, retain_until?, mode?, entries?}',
+  'retention.bypassed':
+    "Governance retention was overridden by an administrator (X-Silo-Bypass-Governance-Retention: true); the delete's own record follows. data: {versions: [{id, retain_until}]}",
+  'legal_hold.set': 'A legal hold was put on the entry: nothing in it may be deleted. data: {reason}',
+  'legal_hold.cleared': "The entry's legal hold was lifted. data: {reason}",
 } as const;

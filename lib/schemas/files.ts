@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { meta, recordId, text, timestamp, uuid, type MetaLimits, built } from './common';
 import { MAX_MEDIA_TYPE_LENGTH, isMediaType } from './media-type';
+import { RetainUntil, RetentionMode, VersionRetention } from './retention';
 
 export const Category = z.enum(['format', 'attachment']);
 export type Category = z.infer<typeof Category>;
@@ -49,8 +50,12 @@ export const fileInput = built((metaLimits: MetaLimits) =>
       embeddable: z.boolean().default(false),
       private: z.boolean().default(false),
       meta: meta(metaLimits).default({}),
+      retain_until: RetainUntil.optional(),
+      retention_mode: RetentionMode.optional().meta({ description: 'With retain_until; governance by default' }),
     })
     .superRefine((v, ctx) => {
+      if (v.retention_mode !== undefined && v.retain_until === undefined)
+        ctx.addIssue({ code: 'custom', path: ['retain_until'], message: 'is required with retention_mode' });
       if (v.data !== undefined) return;
       for (const f of ['mime', 'sha256', 'size'] as const)
         if (v[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'is required when data is absent' });
@@ -67,6 +72,8 @@ export const fileUpdate = built((metaLimits: MetaLimits) =>
       meta: meta(metaLimits).optional(),
       private: z.boolean().optional(),
       embeddable: z.boolean().optional(),
+      retain_until: RetainUntil.optional().meta({ description: 'Extends the retention (never shortens it)' }),
+      retention_mode: RetentionMode.optional().meta({ description: 'governance may become compliance, never the reverse' }),
     })
     .meta({ id: 'FileUpdate' }),
 );
@@ -108,6 +115,8 @@ export const PreviousVersion = z
     size,
     desc: z.string(),
     ...history,
+    retention: VersionRetention,
+    legal_hold: z.boolean(),
     created_at: timestamp,
   })
   .meta({ id: 'PreviousVersion' });
@@ -130,6 +139,8 @@ export const FileRecord = z
     private: z.boolean(),
     meta: z.record(z.string(), z.string()).meta({ example: { source: 'erp' } }),
     ...history,
+    retention: VersionRetention,
+    legal_hold: z.boolean().meta({ description: "The entry's legal hold (PUT …/entries/{id}/legal-hold)" }),
     previous: z.array(PreviousVersion).optional().meta({ description: 'Earlier versions, newest first' }),
     created_at: timestamp,
   })

@@ -5,7 +5,9 @@ import type { BlobStore } from '../storage/blob-store';
 import { notFound } from '../errors';
 import { appendEvent } from '../events/append-event';
 import { type EventActor, eventActorFor } from '../events/catalogue';
+import { Prisma } from '../db/generated/client';
 import { findEntry } from './find-entry';
+import { answer, type DeleteRefused, guardDelete } from './retention/delete-guard';
 import { markLeased, releaseBytes, type RemovedFile } from './files/delete-file';
 
 export interface DeleteEntryOptions {
@@ -15,13 +17,25 @@ export interface DeleteEntryOptions {
   id: string;
   /** who deletes it, as its entry.deleted record names them (null: the admin key) */
   actor: EventActor | null;
+  /** an administrator overrides governance retention (retention/delete-guard.ts) */
+  bypassGovernance?: boolean;
 }
 
-export async function deleteEntry({ db, store, scope, id, actor }: DeleteEntryOptions): Promise<void> {
+export async function deleteEntry({ db, store, scope, id, actor, bypassGovernance = false }: DeleteEntryOptions): Promise<void> {
   const entry = await findEntry({ db, scope, id });
-  const removed = await db.$transaction(async (tx) => {
+  const outcome = await db.$transaction(async (tx): Promise<RemovedFile[] | DeleteRefused> => {
     // Slots before files, in one order, as a completing upload locks them (complete-placeholder.ts).
     await tx.$queryRaw`SELECT 1 FROM file_slots WHERE entry_id = ${entry.id}::uuid ORDER BY id FOR UPDATE`;
+    // Then the entry, as a legal hold takes it (set-legal-hold.ts): its hold holds until the commit.
+    await tx.$queryRaw`SELECT 1 FROM entries WHERE id = ${entry.id}::uuid FOR UPDATE`;
+    const refused = await guardDelete(tx, Prisma.sql`true`, {
+      actor: eventActorFor(actor),
+      chain: { ownerId: entry.ownerId, sandbox: entry.sandbox },
+      entryId: entry.id,
+      bypassGovernance,
+      refused: 'entry.delete_refused',
+    });
+    if (refused) return refused;
     const rows = await tx.$queryRaw<(RemovedFile & DeletedVersion)[]>`
       DELETE FROM files WHERE entry_id = ${entry.id}::uuid
       RETURNING id::text, hash, stored, category, key, name, version, size`;
@@ -51,7 +65,7 @@ export async function deleteEntry({ db, store, scope, id, actor }: DeleteEntryOp
     });
     return markLeased(tx, rows);
   });
-  await releaseBytes(db, store, removed);
+  await releaseBytes(db, store, answer(outcome));
 }
 
 /** What entry.deleted says of each of its versions and placeholders. */

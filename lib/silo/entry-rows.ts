@@ -15,7 +15,8 @@ export const FILE_COUNT = Prisma.sql`(SELECT count(*)::int FROM file_slots s WHE
 
 /** The select list of an entry row from `entries e`. */
 export const ENTRY_COLUMNS = Prisma.sql`e.id::text AS "id", e.owner_id::text AS "ownerId", e.sandbox, e.key, e.folder, e.name,
-  e.meta, e.created_at AS "createdAt", e.updated_at AS "updatedAt", ${FILE_COUNT} AS "fileCount"`;
+  e.meta, e.legal_hold AS "legalHold", e.legal_hold_reason AS "legalHoldReason", e.created_at AS "createdAt", e.updated_at AS "updatedAt",
+  ${FILE_COUNT} AS "fileCount"`;
 
 /** SQL: the files row `f` is a version stored in the period (as lib/silo/period.ts's storedIn). */
 export const storedInSql = (p: Period, f: Prisma.Sql) =>

@@ -12,7 +12,7 @@ import type { entryListQuery } from '../schemas/entries';
 import { ENTRY_COLUMNS, type EntryRow, periodEntryColumns, storedInSql } from './entry-rows';
 import { presentEntry } from './present-entry';
 
-/** What `?limit`, `cursor`, `folder`, `folder_exact`, `key` and `q` say, as the route's schema reads them. */
+/** What `?limit`, `cursor`, `folder`, `folder_exact`, `key`, `retention` and `q` say, as the route's schema reads them. */
 export type EntryListQuery = z.output<ReturnType<typeof entryListQuery>>;
 
 export interface ListEntriesOptions {
@@ -29,6 +29,8 @@ const READS = ['entries', 'entry_folders', 'file_slots', 'files'];
 
 export function listEntries(opts: ListEntriesOptions) {
   const { db, target, query } = opts;
+  // What has expired changes with the clock, not with a write: never from the cache.
+  if (query.retention === 'expired') return loadEntries(opts);
   return readCacheOf(db).read(READS, `entries ${JSON.stringify([target, query])}`, () => loadEntries(opts));
 }
 
@@ -52,6 +54,9 @@ export function listSql(target: Target, query: EntryListQuery) {
   if (query.key !== undefined) where.push(sql`e.key = ${query.key}`);
   // An auditor's key: only entries with a version stored in its period (docs/api.md, Auditor keys).
   if (target.period) where.push(sql`EXISTS (SELECT 1 FROM files v WHERE v.entry_id = e.id AND ${storedInSql(target.period, sql`v`)})`);
+  // What may now be deleted (docs/api.md, Retention): a stored version whose date has passed, no hold.
+  if (query.retention === 'expired')
+    where.push(sql`NOT e.legal_hold AND EXISTS (SELECT 1 FROM files x WHERE x.entry_id = e.id AND x.stored AND x.retain_until <= now())`);
   // `created_at <= c AND (created_at < c OR id < i)`: the first term bounds the index range (lib/db/cursor.ts).
   if (k) where.push(sql`${t}.created_at <= ${k.createdAt} AND (${t}.created_at < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
   if (query.q !== undefined) {

@@ -11,6 +11,8 @@ export function presentEntry(e: Entry, fileCount: number): EntryRecord {
     name: e.name,
     meta: e.meta as Record<string, string>,
     sandbox: e.sandbox,
+    legal_hold: e.legalHold,
+    ...(e.legalHold ? { legal_hold_reason: e.legalHoldReason } : {}),
     file_count: fileCount,
     created_at: e.createdAt.toISOString(),
     updated_at: e.updatedAt.toISOString(),

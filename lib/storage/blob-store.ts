@@ -109,6 +109,15 @@ export interface BlobStore {
   claim(databaseId: string): Promise<void>;
   /** Proves the store can be written, read and cleaned (readiness check). */
   check(): Promise<void>;
+  /** Sets or extends (never shortens) the lock of a stored blob; stores without locks leave it out. */
+  lock?(hash: string, lock: BlobLock): Promise<void>;
+}
+
+/** What a stored blob's versions ask of its store (docs/api.md, Retention): the latest date over them, and any hold. */
+export interface BlobLock {
+  mode: 'governance' | 'compliance' | null;
+  retainUntil: Date | null;
+  legalHold: boolean;
 }
 
 // Errors are recognised by name, not instanceof: the store is a process-wide singleton, and a

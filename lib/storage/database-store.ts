@@ -52,7 +52,7 @@ const BATCH = 500;
 export class DatabaseStore implements BlobStore {
   readonly kind: string;
   /** The wrapped store's lock, when it has one (BlobStore.lock): bytes kept in the database are not its to lock. */
-  readonly lock?: (hash: string, lock: BlobLock) => Promise<void>;
+  lock?: (hash: string, lock: BlobLock) => Promise<void>;
 
   constructor(
     /** the client, or (in a view from within()) an open transaction */

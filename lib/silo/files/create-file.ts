@@ -18,6 +18,8 @@ import { insertCurrent, insertPlaceholder, makeCurrent, type NewStoredFile, type
 import { lockForCompletion } from './complete-placeholder';
 import type { MadeVersion } from './slot-history';
 import { withUploadLease } from './upload-lock';
+import { askedRetention } from '../retention/version-retention';
+import { lockVersionBlob } from '../retention/blob-locks';
 
 export interface CreateFileOptions {
   db: Db;
@@ -31,6 +33,9 @@ export interface CreateFileOptions {
   /** who makes it: its versions' created_by */
   actor?: CreatedBy | null;
 }
+
+/** The options with what the create asks of its version's retention, checked (askedRetention). */
+type Creating = CreateFileOptions & { retention: Awaited<ReturnType<typeof askedRetention>> };
 
 interface Content {
   hash: string;
@@ -48,13 +53,16 @@ export interface CreatedFile {
 export async function createFile(o: CreateFileOptions): Promise<CreatedFile> {
   const entry = await findEntry({ db: o.db, scope: o.scope, id: o.entryId });
   const creation = decideCreation(o.input, o.limits);
+  const c: Creating = { ...o, retention: await askedRetention(o.db, entry, o.input.category, o.input) };
   if (o.id) {
     const existing = await o.db.file.findUnique({ where: { id: o.id } });
-    if (existing) return { file: await repeated(o, existing, creation), created: false };
+    if (existing) return { file: await repeated(c, existing, creation), created: false };
   }
   const id = o.id ?? randomUUID();
   try {
-    return { ...(await create(o, entry, id, creation)), created: true };
+    const made = await create(c, entry, id, creation);
+    await lockVersionBlob(o.db, o.store, made.file);
+    return { ...made, created: true };
   } catch (err) {
     // Two PUTs of one id at once: the loser answers as a repeat of the winner (200, or 409 for
     // other values). insertCurrent's one statement fails on the id, or first on the slot's
@@ -83,7 +91,7 @@ export function decideCreation(input: FileInput, limits: FileLimits): Creation {
   return { path: content.size <= limits.smallBlobBytes ? 'inline-small' : 'inline-large', content };
 }
 
-function create(o: CreateFileOptions, entry: Entry, id: string, c: Creation): Promise<Omit<CreatedFile, 'created'>> {
+function create(o: Creating, entry: Entry, id: string, c: Creation): Promise<Omit<CreatedFile, 'created'>> {
   switch (c.path) {
     case 'inline-small':
       return storeSmallInline(o, entry, id, c.content);
@@ -127,12 +135,13 @@ function rowFields(input: FileInput, content: Content) {
 }
 
 /** The row of a new version (or placeholder) `o` makes in `entry`. */
-const newRow = (o: CreateFileOptions, entry: Entry, id: string, content: Content): NewStoredFile => ({
+const newRow = (o: Creating, entry: Entry, id: string, content: Content): NewStoredFile => ({
   id,
   entryId: entry.id,
   urlNonce: nonce(),
   createdBy: o.actor ?? null,
   restoredFrom: null,
+  ...o.retention,
   ...rowFields(o.input, content),
 });
 
@@ -147,12 +156,7 @@ const versionEvent = (o: CreateFileOptions, entry: Entry): VersionEvent => ({
  * database (small-blobs.ts). One round trip and one commit on purpose (bench/RESULTS.md): no
  * transaction around it, and nothing of the blob store.
  */
-async function storeSmallInline(
-  o: CreateFileOptions,
-  entry: Entry,
-  id: string,
-  content: InlineContent,
-): Promise<Omit<CreatedFile, 'created'>> {
+async function storeSmallInline(o: Creating, entry: Entry, id: string, content: InlineContent): Promise<Omit<CreatedFile, 'created'>> {
   const made = await insertCurrent(o.db, newRow(o, entry, id, content), versionEvent(o, entry), content.bytes).catch((err) => {
     if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
     throw err;
@@ -163,12 +167,7 @@ async function storeSmallInline(
 }
 
 /** Larger inline bytes: put in the blob store, then recorded with the version (placeInline). */
-async function storeLargeInline(
-  o: CreateFileOptions,
-  entry: Entry,
-  id: string,
-  content: InlineContent,
-): Promise<Omit<CreatedFile, 'created'>> {
+async function storeLargeInline(o: Creating, entry: Entry, id: string, content: InlineContent): Promise<Omit<CreatedFile, 'created'>> {
   const row = newRow(o, entry, id, content);
   const file = await placeInline(o, content, async (tx) => {
     const { slotRev: _, ...file } = await insertCurrent(tx, row, versionEvent(o, entry));
@@ -204,7 +203,7 @@ async function holdAndPlace<T>(o: CreateFileOptions, content: InlineContent, pla
 }
 
 /** No bytes yet: the placeholder, in its slot, awaiting an upload to its url within the upload window. */
-async function createPlaceholder(o: CreateFileOptions, entry: Entry, id: string, content: Content): Promise<Omit<CreatedFile, 'created'>> {
+async function createPlaceholder(o: Creating, entry: Entry, id: string, content: Content): Promise<Omit<CreatedFile, 'created'>> {
   const row = { ...newRow(o, entry, id, content), uploadExpiresAt: uploadExpiry(o.limits) };
   const file = await insertPlaceholder(o.db, row, versionEvent(o, entry)).catch((err) => {
     if (isForeignKeyViolation(err)) throw notFound('Entry not found'); // deleted since it was found
@@ -214,7 +213,7 @@ async function createPlaceholder(o: CreateFileOptions, entry: Entry, id: string,
 }
 
 /** The same id again: the same request answers 200 (a placeholder with a fresh upload window); other values 409. */
-async function repeated(o: CreateFileOptions, f: File, creation: Creation): Promise<File> {
+async function repeated(o: Creating, f: File, creation: Creation): Promise<File> {
   const { content } = creation;
   const want = { entryId: o.entryId, ...rowFields(o.input, content) };
   const same =
@@ -231,7 +230,11 @@ async function repeated(o: CreateFileOptions, f: File, creation: Creation): Prom
     sameJson(f.meta, want.meta);
   if (!same) throw new ApiError('conflict', `The file id ${f.id} is already used with other values`);
   if (f.stored) return f;
-  if (creation.path !== 'placeholder') return completeWithInline(o, f, creation.content);
+  if (creation.path !== 'placeholder') {
+    const file = await completeWithInline(o, f, creation.content);
+    await lockVersionBlob(o.db, o.store, file);
+    return file;
+  }
   return o.db.file.update({ where: { id: f.id }, data: { uploadExpiresAt: uploadExpiry(o.limits) } });
 }
 
@@ -240,7 +243,7 @@ async function repeated(o: CreateFileOptions, f: File, creation: Creation): Prom
  * the same lease, so an upload running meanwhile wins (this answers 409 upload_in_progress) or
  * finds the file stored; the bytes of the two never mix.
  */
-async function completeWithInline(o: CreateFileOptions, f: File, content: InlineContent): Promise<File> {
+async function completeWithInline(o: Creating, f: File, content: InlineContent): Promise<File> {
   return withUploadLease(o.db, f.id, INLINE_LEASE_IDLE_MS, async (lease) => {
     if (lease.file.stored) return lease.file;
     const file = await placeInline(o, content, async (tx) => {

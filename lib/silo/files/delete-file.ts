@@ -5,6 +5,8 @@ import type { BlobStore } from '../../storage/blob-store';
 import { log } from '../../log';
 import { appendEvent } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
+import { Prisma } from '../../db/generated/client';
+import { answer, type DeleteRefused, guardDelete } from '../retention/delete-guard';
 import { freeBlobs } from './blobs';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -23,6 +25,8 @@ export interface DeleteFileOptions {
   file: File;
   /** who deletes it (null: the admin key) */
   actor: EventActor | null;
+  /** an administrator overrides governance retention (retention/delete-guard.ts) */
+  bypassGovernance?: boolean;
 }
 
 /** The versions (or the placeholder) a delete removed, as its file.deleted record lists them. */
@@ -32,13 +36,24 @@ interface DeletedRow extends RemovedFile {
   size: bigint;
 }
 
-export async function deleteFile({ db, store, file, actor }: DeleteFileOptions): Promise<void> {
-  const removed = await db.$transaction(async (tx) => {
+export async function deleteFile({ db, store, file, actor, bypassGovernance = false }: DeleteFileOptions): Promise<void> {
+  const outcome = await db.$transaction(async (tx): Promise<RemovedFile[] | DeleteRefused> => {
     // The slot row first, locked as a completion locks it (complete-placeholder.ts): which file is
     // current cannot change between reading it and deleting.
     const [slot] = await tx.$queryRaw<{ id: string; current_id: string | null }[]>`
       SELECT id::text, current_id::text FROM file_slots WHERE id = ${file.slotId}::uuid FOR UPDATE`;
     if (!slot) return [];
+    const whole = slot.current_id === file.id;
+    const refused = await guardDelete(tx, whole ? Prisma.sql`f.slot_id = ${slot.id}::uuid` : Prisma.sql`f.id = ${file.id}::uuid`, {
+      actor: eventActorFor(actor),
+      chain: { ownerId: null },
+      entryId: file.entryId,
+      fileId: file.id,
+      version: file.version,
+      bypassGovernance,
+      refused: 'file.delete_refused',
+    });
+    if (refused) return refused;
     const rows =
       slot.current_id === file.id
         ? await tx.$queryRaw<
@@ -72,7 +87,7 @@ export async function deleteFile({ db, store, file, actor }: DeleteFileOptions):
       });
     return markLeased(tx, rows);
   });
-  await releaseBytes(db, store, removed);
+  await releaseBytes(db, store, answer(outcome));
 }
 
 /**

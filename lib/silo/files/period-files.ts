@@ -51,6 +51,9 @@ export async function previousInPeriod(db: Tx, file: File, period: Period): Prom
       desc: true,
       createdBy: true,
       restoredFrom: true,
+      retainUntil: true,
+      retentionMode: true,
+      legalHold: true,
     },
   });
 }

@@ -21,6 +21,8 @@ export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersi
     private: f.private,
     meta: f.meta as Record<string, string>,
     ...history(f),
+    retention: presentRetention(f),
+    legal_hold: f.legalHold,
     ...(previous ? { previous: previous.map(presentPrevious) } : {}),
     created_at: f.createdAt.toISOString(),
   };
@@ -43,6 +45,8 @@ export function presentPrevious(p: PreviousVersion): NonNullable<FileRecord['pre
     size: Number(p.size),
     desc: p.desc,
     ...history(p),
+    retention: presentRetention(p),
+    legal_hold: p.legalHold,
     created_at: p.createdAt.toISOString(),
   };
 }
@@ -54,4 +58,10 @@ function history(v: Pick<File, 'version' | 'createdBy' | 'restoredFrom'>) {
     created_by: (v.createdBy as CreatedBy | null) ?? null,
     restored_from: (v.restoredFrom as RestoredFrom | null) ?? null,
   };
+}
+
+/** A version's retention (docs/api.md, Retention): null when it has none. */
+export function presentRetention(f: Pick<File, 'retainUntil' | 'retentionMode'>): FileRecord['retention'] {
+  if (!f.retainUntil || !f.retentionMode) return null;
+  return { mode: f.retentionMode as 'governance' | 'compliance', retain_until: f.retainUntil.toISOString() };
 }

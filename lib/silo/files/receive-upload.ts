@@ -17,6 +17,7 @@ import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
 import { makeCurrent } from './replace-file';
+import { lockVersionBlob } from '../retention/blob-locks';
 import { assertLeaseHeld, isLeaseLost, LeaseLost, renewUploadLease, uploadBusyNow, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
 
@@ -121,6 +122,7 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     },
     (tx) => lockForCompletion(tx, f, lease),
   );
+  await lockVersionBlob(o.db, o.store, file);
   return { kind: 'stored', file };
 }
 

@@ -67,6 +67,9 @@ export type NewStoredFile = Pick<
   File,
   'id' | 'entryId' | 'name' | 'category' | 'key' | 'desc' | 'mime' | 'size' | 'hash' | 'embeddable' | 'private' | 'urlNonce'
 > & {
+  /** what the create asked (retain_until, retention_mode): the database adds the rules' (migration retention) */
+  retainUntil?: Date | null;
+  retentionMode?: string | null;
   meta: unknown;
   createdBy: unknown;
   restoredFrom: unknown;
@@ -102,7 +105,20 @@ export async function insertCurrent(
         ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data),`
     : Prisma.empty;
   const rows = await queryDirect<
-    Pick<File, 'slotId' | 'version' | 'linkNonce' | 'meta' | 'createdBy' | 'restoredFrom' | 'createdAt' | 'storedAt'> & { slotRev: string }
+    Pick<
+      File,
+      | 'slotId'
+      | 'version'
+      | 'linkNonce'
+      | 'meta'
+      | 'createdBy'
+      | 'restoredFrom'
+      | 'createdAt'
+      | 'storedAt'
+      | 'retainUntil'
+      | 'retentionMode'
+      | 'legalHold'
+    > & { slotRev: string }
   >(
     tx,
     Prisma.sql`
@@ -112,10 +128,10 @@ export async function insertCurrent(
       ON CONFLICT (entry_id, category, key) DO UPDATE SET seq = file_slots.seq + 1, current_id = EXCLUDED.current_id
       RETURNING id, seq, rev)
     INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version, url_nonce, stored_at,
-      created_by, restored_from)
+      created_by, restored_from, retain_until, retention_mode)
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, true,
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, slot.seq, ${f.urlNonce}, now(),
-      ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb
+      ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb, ${f.retainUntil ?? null}::timestamptz, ${f.retentionMode ?? null}::text
     FROM slot
     RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${appendEventSql({ ...ofRow(event), ...created(false) }, madeCurrent(event))} AS "eventSeq"`,
   );
@@ -143,7 +159,8 @@ export async function insertCurrent(
 /** The columns of a stored row insertCurrent does not know before: a short row is cheaper to read back. */
 const MADE_COLUMNS = Prisma.raw(
   `slot_id::text AS "slotId", version, link_nonce AS "linkNonce", meta, created_by AS "createdBy", restored_from AS "restoredFrom",
-   created_at AS "createdAt", stored_at AS "storedAt"`,
+   created_at AS "createdAt", stored_at AS "storedAt", retain_until AS "retainUntil", retention_mode AS "retentionMode",
+   legal_hold AS "legalHold"`,
 );
 
 /**
@@ -159,10 +176,10 @@ export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpir
       ON CONFLICT (entry_id, category, key) DO UPDATE SET key = EXCLUDED.key
       RETURNING id)
     INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, url_nonce,
-      upload_expires_at, created_by)
+      upload_expires_at, created_by, retain_until, retention_mode)
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, false,
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, ${f.urlNonce}, ${f.uploadExpiresAt},
-      ${jsonOrNull(f.createdBy)}::jsonb
+      ${jsonOrNull(f.createdBy)}::jsonb, ${f.retainUntil ?? null}::timestamptz, ${f.retentionMode ?? null}::text
     FROM slot
     RETURNING ${FILE_COLUMNS}, ${appendEventSql({ ...ofRow(event), ...created(true) })} AS "eventSeq"`;
   const { eventSeq: _, ...file } = rows[0] as File & { eventSeq: unknown };
@@ -173,7 +190,8 @@ export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpir
 const FILE_COLUMNS = Prisma.raw(
   `id::text, entry_id::text AS "entryId", slot_id::text AS "slotId", name, category, key, "desc", mime, size, hash, stored, embeddable,
    private, meta, version, url_nonce AS "urlNonce", link_nonce AS "linkNonce", created_by AS "createdBy",
-   restored_from AS "restoredFrom", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt"`,
+   restored_from AS "restoredFrom", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt",
+   retain_until AS "retainUntil", retention_mode AS "retentionMode", legal_hold AS "legalHold"`,
 );
 
 /**

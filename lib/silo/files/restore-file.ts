@@ -11,6 +11,7 @@ import { Prisma } from '../../db/generated/client';
 import { nonce } from './create-file';
 import { withExistingBlob } from './blobs';
 import { makeCurrent } from './replace-file';
+import { lockVersionBlob } from '../retention/blob-locks';
 
 export interface RestoreFileOptions {
   db: Db;
@@ -34,6 +35,10 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
     stored: _st,
     createdBy: _b,
     restoredFrom: _r,
+    // a new version: the rules in force now and the entry's hold decide its own (migration retention)
+    retainUntil: _ru,
+    retentionMode: _rm,
+    legalHold: _lh,
     ...fields
   } = version;
   const restoredFrom: RestoredFrom = { id: version.id, version: must(version.version, 'a stored version has a number') };
@@ -56,7 +61,10 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
   }).catch((err) => {
     throw isForeignKeyViolation(err) ? gone() : err;
   });
-  if (restored) return restored;
+  if (restored) {
+    await lockVersionBlob(db, store, restored);
+    return restored;
+  }
   if (!(await db.file.findUnique({ where: { id: version.id }, select: { id: true } }))) throw gone();
   throw new ApiError('internal', 'The bytes of this version are missing from the store');
 }

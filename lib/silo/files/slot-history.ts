@@ -149,7 +149,8 @@ async function readVersions(db: Tx, slotId: string, above: number): Promise<Read
     db,
     Prisma.sql`
     SELECT s.seq, s.rev::text AS rev, f.id::text, f.name, f.hash, f.size::text AS size, f.created_at AS "createdAt", f.version, f."desc",
-      f.created_by AS "createdBy", f.restored_from AS "restoredFrom"
+      f.created_by AS "createdBy", f.restored_from AS "restoredFrom", f.retain_until AS "retainUntil", f.retention_mode AS "retentionMode",
+      f.legal_hold AS "legalHold"
     FROM file_slots s LEFT JOIN files f ON f.slot_id = s.id AND f.stored AND f.version > ${above}
     WHERE s.id = ${slotId}::uuid
     ORDER BY f.version DESC`,

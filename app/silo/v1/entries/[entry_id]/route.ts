@@ -1,7 +1,8 @@
 // GET, PUT (caller id), PATCH and DELETE of one entry — docs/api.md, Input.
 import { siloTarget } from '@/lib/http/auth';
-import { limits, siloContext } from '@/lib/http/context';
 import { fileRecordsOf } from '@/lib/silo/files/period-files';
+import { deleteContext, limits, siloContext } from '@/lib/http/context';
+import { fileRecord } from '@/lib/silo/files/file-record';
 import { pathId, readJson } from '@/lib/http/request';
 import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
@@ -45,8 +46,15 @@ export const { GET, PUT, PATCH, DELETE } = route({
     return json(presentEntry(entry, await countFiles(c.db, entry.id)));
   },
   DELETE: async (req, { params }) => {
-    const c = await siloContext(req);
-    await deleteEntry({ db: c.db, store: c.store, scope: c.scope, id: entryId(params), actor: c.actor });
+    const c = await deleteContext(req);
+    await deleteEntry({
+      db: c.db,
+      store: c.store,
+      scope: c.scope,
+      id: entryId(params),
+      actor: c.actor,
+      bypassGovernance: c.bypassGovernance,
+    });
     return noContent();
   },
 });

@@ -2,7 +2,7 @@
 // a new version, docs/api.md, Files), PATCH (description, meta, flags) and DELETE answer JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveFile } from '@/lib/http/bytes';
-import { siloContext } from '@/lib/http/context';
+import { deleteContext, siloContext } from '@/lib/http/context';
 import { entryFileOf } from '@/lib/http/entry-file';
 import { answerFileCreate, readFileUpdate } from '@/lib/http/file-reply';
 import { fileRecord } from '@/lib/silo/files/file-record';
@@ -28,11 +28,14 @@ export default nodeRoute({
   PATCH: viaWeb(async (req, { params }) => {
     const c = await siloContext(req);
     const file = await entryFileOf(c, params);
-    return json(await fileRecord(c, await updateFile({ db: c.db, file, patch: await readFileUpdate(req), actor: c.actor })));
+    return json(
+      await fileRecord(c, await updateFile({ db: c.db, store: c.store, file, patch: await readFileUpdate(req), actor: c.actor })),
+    );
   }),
   DELETE: viaWeb(async (req, { params }) => {
-    const c = await siloContext(req);
-    await deleteFile({ db: c.db, store: c.store, file: await entryFileOf(c, params), actor: c.actor });
+    const c = await deleteContext(req);
+    const file = await entryFileOf(c, params);
+    await deleteFile({ db: c.db, store: c.store, file, actor: c.actor, bypassGovernance: c.bypassGovernance });
     return noContent();
   }),
 });
