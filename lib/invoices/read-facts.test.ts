@@ -152,6 +152,11 @@ describe('what has no facts', () => {
     expect(looksLikeXml(utf8('<rsm:CrossIndustryInvoice'))).toBe(true);
     expect(looksLikeXml(utf8('hello'), 'application/xml')).toBe(true);
     expect(looksLikeXml(utf8('hello'), 'text/plain')).toBe(false);
+    // Fed as an upload feeds it: the reader stops after its first 512 bytes and reads no more.
+    const pdf = new InvoiceFactsReader('application/pdf');
+    pdf.write(utf8(`%PDF-1.7\n${'x'.repeat(600)}`));
+    expect(pdf.wanted).toBe(false);
+    expect(pdf.result()).toBeNull();
   });
 });
 

@@ -82,6 +82,9 @@ export class InvoiceFactsReader {
   private text: string | null = null;
   private attrs: Record<string, string> = {};
 
+  /** `mime`: the bytes' media type; bytes that neither it nor their start says are XML are not read. */
+  constructor(private readonly mime?: string | null) {}
+
   /** Whether more bytes can still change the answer (false once refused or known not an invoice). */
   get wanted(): boolean {
     return !this.failed && !this.finished;
@@ -116,6 +119,10 @@ export class InvoiceFactsReader {
   private start(): void {
     const head = concat(this.head, this.headBytes);
     this.head = [];
+    if (!looksLikeXml(head.subarray(0, 64), this.mime)) {
+      this.finished = true;
+      return;
+    }
     const label = encodingOf(head);
     if (!label) {
       this.fail();
@@ -206,8 +213,8 @@ export class InvoiceFactsReader {
 
 /** The facts of a whole file's bytes, or null. Never throws. */
 export function readInvoiceFacts(bytes: Uint8Array, mime?: string | null): InvoiceFacts | null {
-  if (bytes.byteLength > FACTS_MAX_BYTES || !looksLikeXml(bytes.subarray(0, 64), mime)) return null;
-  const reader = new InvoiceFactsReader();
+  if (bytes.byteLength > FACTS_MAX_BYTES) return null;
+  const reader = new InvoiceFactsReader(mime);
   reader.write(bytes);
   return reader.result();
 }

@@ -1,5 +1,6 @@
 // A file row as the API shows it (docs/api.md, Files).
 import type { File } from '../../db/generated/client';
+import type { InvoiceFacts } from '../../invoices/read-facts';
 import type { CreatedBy, FileAtUrl, FileRecord, RestoredFrom } from '../../schemas/files';
 import { fileUrl, type UrlSigner } from './file-url';
 import type { PreviousVersion } from './list-previous-versions';
@@ -20,6 +21,7 @@ export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersi
     embeddable: f.embeddable,
     private: f.private,
     meta: f.meta as Record<string, string>,
+    facts: (f.facts as InvoiceFacts | null) ?? null,
     ...history(f),
     ...(previous ? { previous: previous.map(presentPrevious) } : {}),
     created_at: f.createdAt.toISOString(),
