@@ -1,6 +1,7 @@
 'use client';
 // The entry list's invoice fact filters (seller and buyer VAT id, number, currency, issue dates):
 // fields of the filter form, applied with it. Folded away until used.
+import { useEffect, useState } from 'react';
 import type { FactFilter } from '@/lib/console/hooks/entries';
 
 const FIELDS: { name: keyof FactFilter; label: string; type?: 'date'; placeholder?: string }[] = [
@@ -29,8 +30,13 @@ interface Props {
 
 export function FactFilterFields({ value, onChange }: Props) {
   const used = FIELDS.some(({ name }) => value[name]);
+  // Opened by the user or by a filter in use; emptying the fields does not fold it under their hands.
+  const [open, setOpen] = useState(used);
+  useEffect(() => {
+    if (used) setOpen(true);
+  }, [used]);
   return (
-    <details className="fact-filters" open={used} style={{ flexBasis: '100%' }}>
+    <details className="fact-filters" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} style={{ flexBasis: '100%' }}>
       <summary>Invoice facts</summary>
       <div className="form-inline">
         {FIELDS.map(({ name, label, type, placeholder }) => (

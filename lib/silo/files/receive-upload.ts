@@ -10,6 +10,7 @@ import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import type { CreatedBy } from '../../schemas/files';
 import { ApiError, isApiError } from '../../errors';
+import { log } from '../../log';
 import { isBlobTooLarge, isHeldByNewerLease, type BlobStore } from '../../storage/blob-store';
 import { FACTS_MAX_BYTES, InvoiceFactsReader } from '../../invoices/read-facts';
 import { withPlacedBlob } from './blobs';
@@ -93,7 +94,7 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
   const limit = range?.end !== undefined ? range.end + 1 : size;
   const fence = { generation: lease.generation, check: () => assertLeaseHeld(o.db, lease) };
   // The facts are read from the bytes as they pass when this request carries them from the first;
-  // a resumed upload's are read from the held copy once it is complete (factsOfHeld).
+  // a resumed upload's are read from the store once it is stored (withStoredFacts).
   const start = range?.start ?? 0;
   const reader = start === 0 ? new InvoiceFactsReader(f.mime) : null;
   const source = reader ? tappedForFacts(whileLeased(o.source, lease), reader) : whileLeased(o.source, lease);
@@ -135,11 +136,19 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
 /**
  * A version whose bytes came in several requests: its facts are read from the store once it is
  * stored (its first 512 bytes, then, if they are XML, the rest up to the reader's bound) and
- * written to its row, which nothing else writes but a delete.
+ * written to its fact columns alone. The version is stored whatever happens here: a read that
+ * fails leaves it without facts, never fails the upload.
  */
 async function withStoredFacts(o: ReceiveUploadOptions, file: File): Promise<File> {
   const size = Number(file.size);
   if (size === 0 || size > FACTS_MAX_BYTES) return file;
+  return storeFacts(o, file, size).catch((err) => {
+    log.warn({ err, fileId: file.id }, 'invoice facts not read');
+    return file;
+  });
+}
+
+async function storeFacts(o: ReceiveUploadOptions, file: File, size: number): Promise<File> {
   const reader = new InvoiceFactsReader(file.mime);
   const stream = await o.store.read(file.hash, { start: 0, end: size - 1 }, size);
   try {
