@@ -242,6 +242,19 @@ describe('hostile XML is harmless and fast', () => {
     expect(inChunks(utf8(over), 1 << 20)).toBeNull();
   });
 
+  it('limits ±1: 10 MiB read, one byte more not; 1,024 characters of a fact, one more not', () => {
+    const head = `<Invoice ${UBL_NS}><cbc:ID>1</cbc:ID><!--`;
+    const tail = '--></Invoice>';
+    const padded = (size: number) => utf8(`${head}${'x'.repeat(size - head.length - tail.length)}${tail}`);
+    expect(readInvoiceFacts(padded(FACTS_MAX_BYTES))?.number).toBe('1');
+    expect(inChunks(padded(FACTS_MAX_BYTES), 1 << 20)?.number).toBe('1');
+    expect(readInvoiceFacts(padded(FACTS_MAX_BYTES + 1))).toBeNull();
+    expect(inChunks(padded(FACTS_MAX_BYTES + 1), 1 << 20)).toBeNull();
+    const id = (n: number) => readInvoiceFacts(utf8(`<Invoice ${UBL_NS}><cbc:ID>${'7'.repeat(n)}</cbc:ID></Invoice>`))?.number;
+    expect(id(1024)).toBe('7'.repeat(1024));
+    expect(id(1025)).toBeNull();
+  });
+
   it('never throws on arbitrary bytes or arbitrary XML-ish text', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 1, max: 64 }), (bytes, size) => {

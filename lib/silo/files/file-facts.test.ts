@@ -90,6 +90,15 @@ describe.each(testDatabases())('invoice facts kept (%s)', (database) => {
       expect((await row(p.file.id)).factSellerVat).toBe('FR11999999998');
     });
 
+    it('two uploads of one placeholder at once: one stores it with its facts, the other finds it stored', async () => {
+      const p = await placeholder('race.xml', UBL);
+      const send = () => receiveUpload({ db: w.db.prisma, store: w.store, file: p.file, source: [UBL], contentRange: null });
+      const outcomes = await Promise.allSettled([send(), send()]);
+      expect(outcomes.some((o) => o.status === 'fulfilled' && o.value.kind === 'stored')).toBe(true);
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ key: 'upload_in_progress' });
+      expect((await row(p.file.id)).facts).toEqual(readInvoiceFacts(UBL));
+    });
+
     it('uploaded in two requests: read from the store once stored', async () => {
       const p = await placeholder('credit.xml', CREDIT);
       const cut = 700;
