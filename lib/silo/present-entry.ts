@@ -1,6 +1,6 @@
 // An entry as the API shows it.
 import type { Entry } from '../db/generated/client';
-import type { InvoiceFacts } from '../invoices/read-facts';
+import { presentFacts } from './files/file-facts';
 import type { EntryRecord } from '../schemas/entries';
 
 /**
@@ -16,7 +16,7 @@ export function presentEntry(e: Entry, fileCount: number, facts: unknown = null)
     meta: e.meta as Record<string, string>,
     sandbox: e.sandbox,
     file_count: fileCount,
-    facts: (facts as InvoiceFacts | null) ?? null,
+    facts: presentFacts(facts),
     created_at: e.createdAt.toISOString(),
     updated_at: e.updatedAt.toISOString(),
   };

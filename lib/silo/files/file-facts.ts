@@ -48,3 +48,26 @@ export async function* tappedForFacts(source: Source, reader: InvoiceFactsReader
     yield chunk;
   }
 }
+
+/**
+ * Facts as the API shows them, keys in their documented order: jsonb keeps its own key order
+ * (shortest first), so a record read back from the database and one just made must both be
+ * written from this to be the same bytes.
+ */
+export function presentFacts(value: unknown): InvoiceFacts | null {
+  if (value === null || value === undefined || typeof value !== 'object') return null;
+  const f = value as InvoiceFacts;
+  return {
+    syntax: f.syntax,
+    type: f.type,
+    number: f.number,
+    issue_date: f.issue_date,
+    due_date: f.due_date,
+    currency: f.currency,
+    seller: { name: f.seller.name, vat_id: f.seller.vat_id },
+    buyer: { name: f.buyer.name, vat_id: f.buyer.vat_id },
+    net: f.net,
+    tax: f.tax,
+    payable: f.payable,
+  };
+}
