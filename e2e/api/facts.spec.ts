@@ -50,6 +50,7 @@ test.describe('invoice facts', () => {
 
     const ubl = await inlineFile(request, liveKey, ublEntry.id, { name: 'invoice.xml', mime: 'application/xml', data: b64(UBL) });
     expect(ubl.facts).toEqual(UBL_FACTS);
+    expect(Object.keys(ubl.facts)).toEqual(Object.keys(UBL_FACTS)); // the documented order, as GET answers
     const pdf = await inlineFile(request, liveKey, ublEntry.id, { name: 'invoice.pdf', mime: 'application/pdf', data: b64('%PDF-1.7') });
     expect(pdf.facts).toBeNull();
 
@@ -75,6 +76,7 @@ test.describe('invoice facts', () => {
     // The entry shows its current versions' facts: in one entry, in the list.
     const one = await (await request.get(`/silo/v1/entries/${ublEntry.id}`, { headers })).json();
     expect(one.facts).toEqual(UBL_FACTS);
+    expect(Object.keys(one.facts)).toEqual(Object.keys(UBL_FACTS));
     expect(one.attachments.map((a: { facts: unknown }) => a.facts)).toEqual(expect.arrayContaining([UBL_FACTS, null]));
 
     const find = async (query: string) => {
