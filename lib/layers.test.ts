@@ -13,6 +13,7 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
     'base',
     [
       'lib/schemas/',
+      'lib/invoices/',
       'lib/address-list.ts',
       'lib/must.ts',
       'lib/coalesced.ts',

@@ -60,7 +60,10 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
             rowKey={(e) => e.id}
             empty={{
               title: 'No entries here',
-              body: filter.folder || filter.key || filter.q ? 'Nothing matches these filters.' : 'Create an entry, then drop files on it.',
+              body:
+                filter.folder || filter.key || filter.q || filter.facts
+                  ? 'Nothing matches these filters.'
+                  : 'Create an entry, then drop files on it.',
             }}
             columns={[
               {

@@ -1,9 +1,11 @@
 'use client';
-// Environment, search and key filters. The search applies as you type (debounced, rewriting the
-// current history step); the key on submit and the environment on change (each a step of its own).
+// Environment, search, key and invoice fact filters. The search applies as you type (debounced,
+// rewriting the current history step); the key and the facts on submit and the environment on
+// change (each a step of its own).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HistoryStep } from '@/lib/console/entry-filter-url';
-import type { EntryFilter } from '@/lib/console/hooks/entries';
+import type { EntryFilter, FactFilter } from '@/lib/console/hooks/entries';
+import { cleanFacts, FactFilterFields } from './FactFilterFields';
 import { EnvironmentSelect } from '@/components/ui/EnvironmentSelect';
 
 const SEARCH_DELAY_MS = 300;
@@ -20,6 +22,10 @@ interface Props {
 export function EntryFilters({ value, onChange }: Props) {
   const [key, setKey] = useState(value.key ?? '');
   const [q, setQ] = useState(value.q ?? '');
+  const [facts, setFacts] = useState<FactFilter>(value.facts ?? {});
+  const factsShown = JSON.stringify(value.facts ?? {});
+  // Facts are applied only on submit, so the URL changing them (Back, a link) is always shown.
+  useEffect(() => setFacts(JSON.parse(factsShown)), [factsShown]);
 
   // What this form last asked for: the URL catching up with it is no reason to touch the boxes (the
   // user may have typed on meanwhile); any other change of the filter (Back, a link) is shown in them.
@@ -53,7 +59,7 @@ export function EntryFilters({ value, onChange }: Props) {
       style={{ marginBottom: '0.9rem' }}
       onSubmit={(e) => {
         e.preventDefault();
-        ask({ key: key.trim() || undefined, q: searchTerm(q) }, 'push');
+        ask({ key: key.trim() || undefined, q: searchTerm(q), facts: cleanFacts(facts) }, 'push');
       }}
     >
       <EnvironmentSelect id="env" sandbox={value.sandbox} onChange={(sandbox) => onChange({ sandbox, folder: undefined }, 'push')} />
@@ -68,6 +74,7 @@ export function EntryFilters({ value, onChange }: Props) {
       <button className="btn" type="submit">
         Filter
       </button>
+      <FactFilterFields value={facts} onChange={setFacts} />
     </form>
   );
 }

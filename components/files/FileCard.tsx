@@ -1,6 +1,6 @@
 'use client';
-// One file of an entry: its flags, its version history, a preview and its actions (edit, a new
-// version, links, delete).
+// One file of an entry: its flags, an e-invoice's facts, its version history, a preview and its
+// actions (edit, a new version, links, delete).
 import { useState, useSyncExternalStore } from 'react';
 import { Dialog } from '@/components/ui/Dialog';
 import { Badge } from '@/components/ui/Badge';
@@ -14,6 +14,7 @@ import type { FileRecord } from '@/lib/schemas/records';
 import { EditFileForm } from './EditFileForm';
 import { FileLinkDialog } from './FileLinkDialog';
 import { FilePreview } from './FilePreview';
+import { InvoiceFactsList } from './InvoiceFactsList';
 import { NewVersionDialog } from './NewVersionDialog';
 import { VersionTable } from './VersionTable';
 
@@ -90,6 +91,7 @@ export function FileCard({ file }: { file: FileRecord }) {
           </ConfirmButton>
         )}
       </fieldset>
+      {file.facts && <InvoiceFactsList facts={file.facts} />}
       <VersionTable file={file} previewing={previewing} onPreview={setPreviewing} />
       {previewed && <FilePreview entryId={file.entry_id} fileId={previewed.id} name={file.name} mime={file.mime} size={previewed.size} />}
       <Dialog open={editing} title={`Edit ${file.name}`} onClose={() => setEditing(false)}>

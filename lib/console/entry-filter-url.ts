@@ -1,25 +1,29 @@
 'use client';
-// What the entry list shows lives in the page's URL (?folder=, ?q=, ?key=, ?env=sandbox), so a
+// What the entry list shows lives in the page's URL (?folder=, ?q=, ?key=, ?env=sandbox, and the
+// invoice fact filters under the API's names: ?seller_vat=, ?issued_from=, …), so a
 // bookmark, a reload and the back button bring the same view back. A deliberate choice (a folder,
 // the environment, the filter form) is a new history step; the search typed as you go rewrites the
 // current one, so Back skips the keystrokes.
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useRef } from 'react';
-import type { EntryFilter } from './hooks/entries';
+import { type EntryFilter, FACT_FILTERS, type FactFilter } from './hooks/entries';
 
 /** `push`: a step Back returns to; `replace`: the same step, changed. */
 export type HistoryStep = 'push' | 'replace';
 
-const FILTER_PARAMS = ['folder', 'q', 'key', 'env'] as const;
+const FILTER_PARAMS = ['folder', 'q', 'key', ...FACT_FILTERS, 'env'] as const;
 
 /** The filter a URL's query names; parameters it does not know are ignored. `?folder=` (empty) is a folder. */
 export function filterFromParams(params: URLSearchParams): EntryFilter {
   const text = (name: string) => params.get(name) || undefined;
+  const facts: FactFilter = {};
+  for (const name of FACT_FILTERS) if (text(name)) facts[name] = text(name);
   return {
     sandbox: params.get('env') === 'sandbox',
     folder: params.get('folder') ?? undefined,
     q: text('q'),
     key: text('key'),
+    ...(Object.keys(facts).length ? { facts } : {}),
   };
 }
 
@@ -30,6 +34,7 @@ export function paramsWithFilter(params: URLSearchParams, f: EntryFilter): URLSe
   if (f.folder !== undefined) out.set('folder', f.folder);
   if (f.q) out.set('q', f.q);
   if (f.key) out.set('key', f.key);
+  for (const name of FACT_FILTERS) if (f.facts?.[name]) out.set(name, f.facts[name]);
   if (f.sandbox) out.set('env', 'sandbox');
   return out;
 }

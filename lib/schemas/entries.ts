@@ -1,6 +1,7 @@
 // Payloads of the entry endpoints (docs/api.md, Entries).
 import { z } from 'zod';
 import { FileRecord } from './files';
+import { InvoiceFacts } from './invoice-facts';
 import { listOf, listQuery, meta, plain, recordId, text, timestamp, type MetaLimits, built } from './common';
 
 export const entryInput = built((metaLimits: MetaLimits) =>
@@ -44,6 +45,10 @@ export const EntryRecord = z
       .meta({ description: 'Its files as attachments shows them: each current file, or placeholder awaiting its bytes', example: 2 }),
     created_at: timestamp,
     updated_at: timestamp,
+    facts: InvoiceFacts.nullable().meta({
+      description:
+        "The facts of its current versions: of the one stored last among those that have facts (an entry usually holds one invoice's XML)",
+    }),
     attachments: z.array(FileRecord).optional().meta({ description: 'Current files; on GET of one entry' }),
   })
   .meta({ id: 'Entry' });
@@ -51,6 +56,19 @@ export type EntryRecord = z.infer<typeof EntryRecord>;
 
 export const EntryList = listOf(EntryRecord, 'EntryList');
 export type EntryList = z.infer<typeof EntryList>;
+
+/** A fact filter (docs/api.md, Invoice facts): one current version's facts must match every one given. */
+const factText = (description: string, example: string) =>
+  text(255, 1).optional().meta({ minLength: 1, maxLength: 255, description, example });
+
+/** A day, YYYY-MM-DD, that the calendar has. */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day, YYYY-MM-DD')
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    'must be a day of the calendar',
+  );
 
 export const entryListQuery = built((maxLimit: number) =>
   listQuery(maxLimit)
@@ -70,10 +88,18 @@ export const entryListQuery = built((maxLimit: number) =>
         description:
           'Entries whose name, key or a current file name contains this, ignoring case (`%`, `_`, `\\` are literal). A search page reads past the entries that do not match.',
       }),
+      seller_vat: factText('Entries with an invoice from this seller VAT id (case, spaces, dots and dashes ignored)', 'DE123456789'),
+      buyer_vat: factText('Entries with an invoice to this buyer VAT id (case, spaces, dots and dashes ignored)', 'DE987654321'),
+      number: factText('Entries with an invoice of exactly this number', 'RE-2026-0042'),
+      currency: factText('Entries with an invoice in this currency (ISO 4217, any case)', 'EUR'),
+      issued_from: day.optional().meta({ description: 'Entries with an invoice issued on or after this day', example: '2026-01-01' }),
+      issued_to: day.optional().meta({ description: 'Entries with an invoice issued on or before this day', example: '2026-12-31' }),
     })
     .superRefine((q, ctx) => {
       if (q.folder !== undefined && q.folder_exact !== undefined)
         ctx.addIssue({ code: 'custom', path: ['folder_exact'], message: 'must not be given with folder' });
+      if (q.issued_from !== undefined && q.issued_to !== undefined && q.issued_from > q.issued_to)
+        ctx.addIssue({ code: 'custom', path: ['issued_to'], message: 'must not be before issued_from' });
     }),
 );
 

@@ -1,5 +1,6 @@
 // Payloads of the file endpoints: docs/api.md, Files and Uploads.
 import { z } from 'zod';
+import { InvoiceFacts } from './invoice-facts';
 import { meta, recordId, text, timestamp, uuid, type MetaLimits, built } from './common';
 import { MAX_MEDIA_TYPE_LENGTH, isMediaType } from './media-type';
 import { RetainUntil, RetentionMode, VersionRetention } from './retention';
@@ -138,6 +139,7 @@ export const FileRecord = z
     embeddable: z.boolean(),
     private: z.boolean(),
     meta: z.record(z.string(), z.string()).meta({ example: { source: 'erp' } }),
+    facts: InvoiceFacts.nullable(),
     ...history,
     retention: VersionRetention,
     legal_hold: z.boolean().meta({ description: "The entry's legal hold (PUT …/entries/{id}/legal-hold)" }),

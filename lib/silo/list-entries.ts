@@ -10,9 +10,10 @@ import type { Target } from '../db/scope';
 import type { z } from 'zod';
 import type { entryListQuery } from '../schemas/entries';
 import { ENTRY_COLUMNS, type EntryRow, periodEntryColumns, storedInSql } from './entry-rows';
+import { normalVatId } from './files/file-facts';
 import { presentEntry } from './present-entry';
 
-/** What `?limit`, `cursor`, `folder`, `folder_exact`, `key`, `retention` and `q` say, as the route's schema reads them. */
+/** What `?limit`, `cursor`, `folder`, `folder_exact`, `key`, `retention`, `q` and the fact filters say, as the route's schema reads them. */
 export type EntryListQuery = z.output<ReturnType<typeof entryListQuery>>;
 
 export interface ListEntriesOptions {
@@ -37,7 +38,23 @@ export function listEntries(opts: ListEntriesOptions) {
 async function loadEntries({ db, target, query }: ListEntriesOptions) {
   const rows = await db.$queryRaw<EntryRow[]>(listSql(target, query));
   const p = page(rows, query.limit, query.cursor);
-  return { ...p, list: p.list.map((e) => presentEntry(e, e.fileCount)) };
+  return { ...p, list: p.list.map((e) => presentEntry(e, e.fileCount, e.facts)) };
+}
+
+/**
+ * The fact filters, on one current version (each backed by its files index; the planner starts from
+ * the most selective). Values are compared as the row keeps them (file-facts.ts).
+ */
+function factConditions(query: EntryListQuery): Prisma.Sql[] {
+  const { sql } = Prisma;
+  const out: Prisma.Sql[] = [];
+  if (query.seller_vat !== undefined) out.push(sql`v.fact_seller_vat = ${normalVatId(query.seller_vat)}`);
+  if (query.buyer_vat !== undefined) out.push(sql`v.fact_buyer_vat = ${normalVatId(query.buyer_vat)}`);
+  if (query.number !== undefined) out.push(sql`v.fact_number = ${query.number}`);
+  if (query.currency !== undefined) out.push(sql`v.fact_currency = ${query.currency.toUpperCase()}`);
+  if (query.issued_from !== undefined) out.push(sql`v.fact_issue_date >= ${query.issued_from}::date`);
+  if (query.issued_to !== undefined) out.push(sql`v.fact_issue_date <= ${query.issued_to}::date`);
+  return out;
 }
 
 /** The statement of one page (exported for the plan test). */
@@ -65,6 +82,10 @@ export function listSql(target: Target, query: EntryListQuery) {
       SELECT 1 FROM files m JOIN file_slots ms ON ms.id = m.slot_id
       WHERE m.entry_id = e.id AND (ms.current_id = m.id OR NOT m.stored) AND m.name ILIKE ${like} ESCAPE '\\'))`);
   }
+  const facts = factConditions(query);
+  if (facts.length)
+    where.push(sql`EXISTS (SELECT 1 FROM file_slots fs JOIN files v ON v.id = fs.current_id
+      WHERE fs.entry_id = e.id AND ${join(facts, ' AND ')})`);
   const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;
   const columns = target.period ? periodEntryColumns(target.period) : ENTRY_COLUMNS;
   return sql`SELECT ${columns} FROM ${from}

@@ -22,14 +22,28 @@ export interface EntryFilter {
   key?: string;
   /** a search in names, keys and file names */
   q?: string;
+  /** invoice facts (docs/api.md, Invoice facts): each one given must match one current version */
+  facts?: FactFilter;
 }
+
+/** The entry list's invoice fact filters, named as the API's query parameters. */
+export interface FactFilter {
+  seller_vat?: string;
+  buyer_vat?: string;
+  number?: string;
+  currency?: string;
+  issued_from?: string;
+  issued_to?: string;
+}
+
+export const FACT_FILTERS = ['seller_vat', 'buyer_vat', 'number', 'currency', 'issued_from', 'issued_to'] as const;
 
 export function useEntries(owner: string, f: EntryFilter) {
   return useInfiniteQuery({
     queryKey: [...entryKeys.list(owner), f],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
-      api<Page<Entry>>(`${BASE}?${pageQuery(20, pageParam, { folder: f.folder, key: f.key, q: f.q })}`, {
+      api<Page<Entry>>(`${BASE}?${pageQuery(20, pageParam, { folder: f.folder, key: f.key, q: f.q, ...f.facts })}`, {
         owner,
         sandbox: f.sandbox,
         signal,

@@ -12,6 +12,7 @@ import type { BlobStore } from '../../storage/blob-store';
 import type { CreatedBy, FileInput, FileLimits } from '../../schemas/files';
 import { findEntry } from '../find-entry';
 import { UNIQUE, isForeignKeyViolation, isUniqueViolation, sameJson } from '../../db/db-errors';
+import { readInvoiceFacts } from '../../invoices/read-facts';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob, withRecordedBlob } from './blobs';
 import { insertCurrent, insertPlaceholder, makeCurrent, type NewStoredFile, type VersionEvent } from './replace-file';
@@ -134,14 +135,15 @@ function rowFields(input: FileInput, content: Content) {
   };
 }
 
-/** The row of a new version (or placeholder) `o` makes in `entry`. */
-const newRow = (o: Creating, entry: Entry, id: string, content: Content): NewStoredFile => ({
+/** The row of a new version (or placeholder) `o` makes in `entry`; inline bytes' facts read from them. */
+const newRow = (o: Creating, entry: Entry, id: string, content: Content | InlineContent): NewStoredFile => ({
   id,
   entryId: entry.id,
   urlNonce: nonce(),
   createdBy: o.actor ?? null,
   restoredFrom: null,
   ...o.retention,
+  facts: 'bytes' in content ? readInvoiceFacts(content.bytes, content.mime) : null,
   ...rowFields(o.input, content),
 });
 
@@ -244,12 +246,13 @@ async function repeated(o: Creating, f: File, creation: Creation): Promise<File>
  * finds the file stored; the bytes of the two never mix.
  */
 async function completeWithInline(o: Creating, f: File, content: InlineContent): Promise<File> {
+  const facts = readInvoiceFacts(content.bytes, content.mime);
   return withUploadLease(o.db, f.id, INLINE_LEASE_IDLE_MS, async (lease) => {
     if (lease.file.stored) return lease.file;
     const file = await placeInline(o, content, async (tx) => {
       await lockForCompletion(tx, f, lease);
       // The placeholder's author made this version, whoever repeats its request with the bytes.
-      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? o.actor ?? null });
+      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? o.actor ?? null }, facts);
       return tx.file.findUniqueOrThrow({ where: { id: f.id } });
     }).catch(async (err) => {
       if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id); // deleted meanwhile

@@ -3,6 +3,8 @@
 // replacements, edits, deletes and restores of earlier versions; PUT {url} shows the full record
 // only to a scope that reaches the file.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
 import type { File } from '../../db/generated/client';
@@ -74,6 +76,28 @@ describe.each(testDatabases())('the record a file is answered with (%s)', (datab
     const record = await createdFileRecord(c(), placeholder);
     expect(written(record)).toBe(await getAnswer(placeholder.file));
     expect('record' in record && record.record.previous?.map((p) => p.version)).toEqual([3, 2, 1]);
+  });
+
+  it('of an e-invoice carries its facts, in their documented order, the same bytes as GET answers', async () => {
+    const ubl = readFileSync(path.join(__dirname, '../../invoices/samples/xrechnung-ubl-invoice.xml'));
+    for (const bytes of [ubl, Buffer.concat([ubl, Buffer.from(`<!--${'x'.repeat(LIMIT)}-->`)])]) {
+      const created = await inline('invoice', bytes, { mime: 'application/xml' });
+      const answer = written(await createdFileRecord(c(), created));
+      expect(answer).toBe(await getAnswer(created.file));
+      expect(Object.keys(JSON.parse(answer).facts)).toEqual([
+        'syntax',
+        'type',
+        'number',
+        'issue_date',
+        'due_date',
+        'currency',
+        'seller',
+        'buyer',
+        'net',
+        'tax',
+        'payable',
+      ]);
+    }
   });
 
   it('at a url: the full record to a scope that reaches the file, what GET {url} tells to anyone else', async () => {

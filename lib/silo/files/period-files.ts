@@ -14,9 +14,21 @@ import { presentFile } from './present-file';
 
 /** An entry's files as records: every file's current version, or within a period, as above. */
 export async function fileRecordsOf(c: RecordContext, entryId: string, period: Period | undefined): Promise<FileRecord[]> {
-  if (!period) return Promise.all((await listFiles(c.db, entryId)).map((f) => fileRecord(c, f)));
+  return (await entryFiles(c, entryId, period)).records;
+}
+
+/** The versions fileRecordsOf shows (their rows: the entry's facts are read from them) and their records. */
+export async function entryFiles(
+  c: RecordContext,
+  entryId: string,
+  period: Period | undefined,
+): Promise<{ files: File[]; records: FileRecord[] }> {
+  if (!period) {
+    const files = await listFiles(c.db, entryId);
+    return { files, records: await Promise.all(files.map((f) => fileRecord(c, f))) };
+  }
   const files = await listFilesInPeriod(c.db, entryId, period);
-  return Promise.all(files.map(async (f) => presentFile(f, c.signer, await previousInPeriod(c.db, f, period))));
+  return { files, records: await Promise.all(files.map(async (f) => presentFile(f, c.signer, await previousInPeriod(c.db, f, period)))) };
 }
 
 /** Per slot, the newest version stored in the period, in the order of list-files.ts (category, key). */

@@ -1,6 +1,7 @@
 // A file row as the API shows it (docs/api.md, Files).
 import type { File } from '../../db/generated/client';
 import type { CreatedBy, FileAtUrl, FileRecord, RestoredFrom } from '../../schemas/files';
+import { presentFacts } from './file-facts';
 import { fileUrl, type UrlSigner } from './file-url';
 import type { PreviousVersion } from './list-previous-versions';
 
@@ -20,6 +21,7 @@ export function presentFile(f: File, signer: UrlSigner, previous?: PreviousVersi
     embeddable: f.embeddable,
     private: f.private,
     meta: f.meta as Record<string, string>,
+    facts: presentFacts(f.facts),
     ...history(f),
     retention: presentRetention(f),
     legal_hold: f.legalHold,

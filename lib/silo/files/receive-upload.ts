@@ -10,8 +10,11 @@ import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import type { CreatedBy } from '../../schemas/files';
 import { ApiError, isApiError } from '../../errors';
+import { log } from '../../log';
 import { isBlobTooLarge, isHeldByNewerLease, type BlobStore } from '../../storage/blob-store';
+import { FACTS_MAX_BYTES, InvoiceFactsReader } from '../../invoices/read-facts';
 import { withPlacedBlob } from './blobs';
+import { factColumns, setFactsSql, tappedForFacts } from './file-facts';
 import { compareWithStored } from './compare-stored';
 import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
@@ -91,8 +94,13 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     });
   const limit = range?.end !== undefined ? range.end + 1 : size;
   const fence = { generation: lease.generation, check: () => assertLeaseHeld(o.db, lease) };
+  // The facts are read from the bytes as they pass when this request carries them from the first;
+  // a resumed upload's are read from the store once it is stored (withStoredFacts).
+  const start = range?.start ?? 0;
+  const reader = start === 0 ? new InvoiceFactsReader(f.mime) : null;
+  const source = reader ? tappedForFacts(whileLeased(o.source, lease), reader) : whileLeased(o.source, lease);
   const got = await o.store
-    .receive(f.id, whileLeased(o.source, lease), { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash, lease: fence })
+    .receive(f.id, source, { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash, lease: fence })
     .catch(async (err) => {
       // Too many bytes: the store kept what was held before this request (item 10 of issue 9).
       if (isBlobTooLarge(err)) throw tooLarge(limit, size);
@@ -108,6 +116,7 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     await dropWhileHolding(o, lease);
     throw new ApiError('checksum_mismatch', `The bytes have sha256 ${got.hash}; the placeholder says ${f.hash}`);
   }
+  const facts = reader?.result();
   await keepLease(o, lease);
   // The completion is fenced in its transaction, before the held copy is placed: the lease must
   // still be this generation's, under the file's row lock, which a takeover must share first.
@@ -117,13 +126,45 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     { uploadId: f.id, hash: got.hash, size },
     async (tx) => {
       // The version is the placeholder author's: whoever holds its url sends the bytes they named.
-      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? null });
+      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? null }, facts);
       return tx.file.findUniqueOrThrow({ where: { id: f.id } });
     },
     (tx) => lockForCompletion(tx, f, lease),
   );
   await lockVersionBlob(o.db, o.store, file);
-  return { kind: 'stored', file };
+  return { kind: 'stored', file: reader ? file : await withStoredFacts(o, file) };
+}
+
+/**
+ * A version whose bytes came in several requests: its facts are read from the store once it is
+ * stored (its first 512 bytes, then, if they are XML, the rest up to the reader's bound) and
+ * written to its fact columns alone. The version is stored whatever happens here: a read that
+ * fails leaves it without facts, never fails the upload.
+ */
+async function withStoredFacts(o: ReceiveUploadOptions, file: File): Promise<File> {
+  const size = Number(file.size);
+  if (size === 0 || size > FACTS_MAX_BYTES) return file;
+  return storeFacts(o, file, size).catch((err) => {
+    log.warn({ err, fileId: file.id }, 'invoice facts not read');
+    return file;
+  });
+}
+
+async function storeFacts(o: ReceiveUploadOptions, file: File, size: number): Promise<File> {
+  const reader = new InvoiceFactsReader(file.mime);
+  const stream = await o.store.read(file.hash, { start: 0, end: size - 1 }, size);
+  try {
+    for await (const chunk of stream) {
+      reader.write(chunk);
+      if (!reader.wanted) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  const facts = reader.result();
+  if (!facts) return file;
+  await o.db.$executeRaw`UPDATE files SET ${setFactsSql(facts)} WHERE id = ${file.id}::uuid AND stored`;
+  return { ...file, ...factColumns(facts), facts };
 }
 
 /** The held copy goes after a failed check, unless another upload holds it now (then it is that one's). */

@@ -10,7 +10,9 @@ import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
 import { type AlsoEvent, appendEventSql, type EventChain, fileEventData } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
+import type { InvoiceFacts } from '../../invoices/read-facts';
 import { hashLock } from './blobs';
+import { FACT_COLUMN_NAMES, factColumns, factValuesSql, setFactsSql } from './file-facts';
 
 class AlreadyStored extends Error {}
 
@@ -50,11 +52,18 @@ const versionEventSql = (e: VersionEvent) => appendEventSql({ ...ofRow(e), ...ma
 
 /**
  * Marks a placeholder stored and makes it the current version of its slot, in the caller's
- * transaction, with its file.stored (or file.restored) record in the last statement.
+ * transaction, with its file.stored (or file.restored) record in the last statement. `facts`: what
+ * its bytes say (undefined: the row's own, as a restore copied them).
  */
-export async function makeCurrent(tx: Tx, file: { id: string; slotId: string }, event: VersionEvent): Promise<void> {
+export async function makeCurrent(
+  tx: Tx,
+  file: { id: string; slotId: string },
+  event: VersionEvent,
+  facts?: InvoiceFacts | null,
+): Promise<void> {
+  const setFacts = facts === undefined ? Prisma.empty : Prisma.sql`, ${setFactsSql(facts)}`;
   const marked = await tx.$executeRaw`
-    UPDATE files SET stored = true, stored_at = now(), upload_expires_at = NULL WHERE id = ${file.id}::uuid AND stored = false`;
+    UPDATE files SET stored = true, stored_at = now(), upload_expires_at = NULL ${setFacts} WHERE id = ${file.id}::uuid AND stored = false`;
   if (marked !== 1) throw new AlreadyStored();
   const rows = await tx.$queryRaw<{ seq: number }[]>`
     UPDATE file_slots SET seq = seq + 1, current_id = ${file.id}::uuid WHERE id = ${file.slotId}::uuid RETURNING seq`;
@@ -73,6 +82,8 @@ export type NewStoredFile = Pick<
   meta: unknown;
   createdBy: unknown;
   restoredFrom: unknown;
+  /** an invoice's facts read from the bytes (a placeholder has none yet) */
+  facts?: InvoiceFacts | null;
 };
 
 /**
@@ -128,10 +139,11 @@ export async function insertCurrent(
       ON CONFLICT (entry_id, category, key) DO UPDATE SET seq = file_slots.seq + 1, current_id = EXCLUDED.current_id
       RETURNING id, seq, rev)
     INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version, url_nonce, stored_at,
-      created_by, restored_from, retain_until, retention_mode)
+      created_by, restored_from, retain_until, retention_mode, ${FACT_COLUMN_NAMES})
     SELECT ${f.id}::uuid, ${f.entryId}::uuid, slot.id, ${f.name}, ${f.category}, ${f.key}, ${f.desc}, ${f.mime}, ${f.size}, ${f.hash}, true,
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, slot.seq, ${f.urlNonce}, now(),
-      ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb, ${f.retainUntil ?? null}::timestamptz, ${f.retentionMode ?? null}::text
+      ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb, ${f.retainUntil ?? null}::timestamptz, ${f.retentionMode ?? null}::text,
+      ${factValuesSql(f.facts ?? null)}
     FROM slot
     RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${appendEventSql({ ...ofRow(event), ...created(false) }, madeCurrent(event))} AS "eventSeq"`,
   );
@@ -153,6 +165,8 @@ export async function insertCurrent(
     private: f.private,
     urlNonce: f.urlNonce,
     uploadExpiresAt: null,
+    ...factColumns(f.facts ?? null),
+    facts: f.facts ?? null,
   };
 }
 
@@ -191,7 +205,9 @@ const FILE_COLUMNS = Prisma.raw(
   `id::text, entry_id::text AS "entryId", slot_id::text AS "slotId", name, category, key, "desc", mime, size, hash, stored, embeddable,
    private, meta, version, url_nonce AS "urlNonce", link_nonce AS "linkNonce", created_by AS "createdBy",
    restored_from AS "restoredFrom", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt",
-   retain_until AS "retainUntil", retention_mode AS "retentionMode", legal_hold AS "legalHold"`,
+   retain_until AS "retainUntil", retention_mode AS "retentionMode", legal_hold AS "legalHold",
+   facts, fact_seller_vat AS "factSellerVat", fact_buyer_vat AS "factBuyerVat", fact_number AS "factNumber",
+   fact_issue_date AS "factIssueDate", fact_currency AS "factCurrency"`,
 );
 
 /**

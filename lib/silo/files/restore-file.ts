@@ -52,6 +52,7 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
         urlNonce: nonce(),
         stored: false,
         meta: fields.meta ?? {},
+        facts: fields.facts ?? Prisma.DbNull, // the same bytes: the same facts
         createdBy: actor ?? Prisma.DbNull,
         restoredFrom,
       },

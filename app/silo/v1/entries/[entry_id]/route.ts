@@ -1,14 +1,13 @@
 // GET, PUT (caller id), PATCH and DELETE of one entry — docs/api.md, Input.
 import { siloTarget } from '@/lib/http/auth';
-import { fileRecordsOf } from '@/lib/silo/files/period-files';
+import { entryFiles } from '@/lib/silo/files/period-files';
 import { deleteContext, limits, siloContext } from '@/lib/http/context';
-import { fileRecord } from '@/lib/silo/files/file-record';
 import { pathId, readJson } from '@/lib/http/request';
 import { json, noContent } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { deleteEntry } from '@/lib/silo/delete-entry';
 import { createEntry } from '@/lib/silo/create-entry';
-import { countFiles } from '@/lib/silo/entry-rows';
+import { countFiles, factsOfCurrent } from '@/lib/silo/entry-rows';
 import { findEntry } from '@/lib/silo/find-entry';
 import { presentEntry } from '@/lib/silo/present-entry';
 import { updateEntry } from '@/lib/silo/update-entry';
@@ -20,8 +19,8 @@ export const { GET, PUT, PATCH, DELETE } = route({
   GET: async (req, { params }) => {
     const c = await siloContext(req, { auditor: true });
     const entry = await findEntry({ db: c.db, scope: c.scope, id: entryId(params) });
-    const attachments = await fileRecordsOf(c, entry.id, c.scope.period);
-    return json({ ...presentEntry(entry, attachments.length), attachments });
+    const { files, records: attachments } = await entryFiles(c, entry.id, c.scope.period);
+    return json({ ...presentEntry(entry, attachments.length, factsOfCurrent(files)), attachments });
   },
   PUT: async (req, { params }) => {
     const c = await siloContext(req);
@@ -34,7 +33,8 @@ export const { GET, PUT, PATCH, DELETE } = route({
       id: entryId(params),
       actor: c.actor,
     });
-    return json(presentEntry(entry, created ? 0 : await countFiles(c.db, entry.id)), {
+    const shown = created ? { fileCount: 0, facts: null } : await countFiles(c.db, entry.id);
+    return json(presentEntry(entry, shown.fileCount, shown.facts), {
       status: created ? 201 : 200,
       headers: created ? { Location: `/silo/v1/entries/${entry.id}` } : {},
     });
@@ -43,7 +43,8 @@ export const { GET, PUT, PATCH, DELETE } = route({
     const c = await siloContext(req);
     const patch = await readJson(req, entryUpdate(limits().meta), limits().maxJsonBytes);
     const entry = await updateEntry({ db: c.db, scope: c.scope, id: entryId(params), patch, actor: c.actor });
-    return json(presentEntry(entry, await countFiles(c.db, entry.id)));
+    const shown = await countFiles(c.db, entry.id);
+    return json(presentEntry(entry, shown.fileCount, shown.facts));
   },
   DELETE: async (req, { params }) => {
     const c = await deleteContext(req);
