@@ -14,8 +14,11 @@
 // the whole process (with the embedded database's own thread): shared machines change rates, far
 // less the CPU a request takes.
 // Run: npm run bench   (or npx tsx bench/small-requests.ts; BENCH_SECONDS=… for another duration;
-// BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped)
+// BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped;
+// BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force)
 import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -153,9 +156,36 @@ async function api(server: SiloServer, method: string, p: string, key: string, b
   return res.headers.get('content-type')?.includes('json') ? res.json() : res.arrayBuffer();
 }
 
-async function setUp(server: SiloServer): Promise<World> {
+// BENCH_WITH=retention,webhooks: the writes measured with what issues 23 and 24 add to each in
+// force — a retention rule every version matches (10 years from the end of the year, governance),
+// and three webhook endpoints subscribed to every record, on a local receiver that answers 204 at
+// once (the server then runs with WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE).
+const WITH = new Set((process.env.BENCH_WITH ?? '').split(',').filter(Boolean));
+const serverEnv = (): Record<string, string> => (WITH.has('webhooks') ? { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' } : {});
+
+/** A receiver that answers every delivery 204 at once, counting them. */
+async function startReceiver(): Promise<{ url: string; received: () => number; close(): void }> {
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      n++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, received: () => n, close: () => server.close() };
+}
+
+async function setUp(server: SiloServer, receiverUrl?: string): Promise<World> {
   const owner = await api(server, 'POST', '/admin/v1/owners', server.adminKey, { name: 'bench' });
   const key = owner.api_keys[0].key as string;
+  if (WITH.has('retention'))
+    await api(server, 'POST', '/silo/v1/retention-rules', key, { years: 10, from: 'end_of_year', mode: 'governance' });
+  if (WITH.has('webhooks') && receiverUrl)
+    for (let i = 0; i < 3; i++)
+      await api(server, 'POST', '/silo/v1/webhooks', key, { url: receiverUrl, types: ['*'], description: `bench ${i}` });
   let entryId = '';
   for (let i = 0; i < 60; i++) entryId = (await api(server, 'POST', '/silo/v1/entries', key, { name: `invoice ${i}` })).id;
   const file = await api(server, 'POST', `/silo/v1/entries/${entryId}/files`, key, {
@@ -201,17 +231,18 @@ async function queryCounts(server: SiloServer, w: World): Promise<number[]> {
 async function bench(database: 'pglite' | 'postgres') {
   // Counting queries costs a little on every query: a server of its own counts them, and the
   // measured one runs as \`npm start\` does.
-  const counter = await startServer({ database, env: { SILO_COUNT_QUERIES: '1' } });
-  const counts = await setUp(counter)
+  const receiver = WITH.has('webhooks') ? await startReceiver() : undefined;
+  const counter = await startServer({ database, env: { SILO_COUNT_QUERIES: '1', ...serverEnv() } });
+  const counts = await setUp(counter, receiver?.url)
     .then((w) => queryCounts(counter, w))
     .finally(() => counter.stop());
   // BENCH_PROFILE=dir: the measured server writes a V8 CPU profile there when it stops.
   const dir = process.env.BENCH_PROFILE && path.resolve(process.env.BENCH_PROFILE);
   const profile = dir ? { BENCH_PROFILE: dir, NODE_OPTIONS: `--require ${path.resolve(__dirname, 'cpu-profile.cjs')}` } : undefined;
   if (dir) await mkdir(dir, { recursive: true });
-  const server = await startServer({ database, env: profile });
+  const server = await startServer({ database, env: { ...profile, ...serverEnv() } });
   try {
-    const w = await setUp(server);
+    const w = await setUp(server, receiver?.url);
     const rss = rssSampler(server.pid);
     const measure = async (c: Case): Promise<Result> => {
       // wrk stops with up to 32 requests still in the server: they must not run into the next run.
@@ -239,8 +270,10 @@ async function bench(database: 'pglite' | 'postgres') {
     const after: Result[] = [];
     for (let r = 0; r < RUNS; r++) after.push(await measure(ping));
     print(database, { before, after }, results, counts, { start: rssAtStart, max: rss.stop() });
+    if (receiver) console.log(`with ${[...WITH].join(' and ')}: ${receiver.received()} webhook deliveries received`);
   } finally {
     await server.stop();
+    receiver?.close();
   }
 }
 
