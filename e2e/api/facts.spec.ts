@@ -3,6 +3,7 @@
 // or other bytes are stored without facts.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FACTUR_X_CII_INVOICE_FACTS, XRECHNUNG_UBL_INVOICE_FACTS } from '../../lib/invoices/samples/expected-facts';
 import { bearer, expect, test } from '../fixtures';
 import { b64, createEntry, expectError, inlineFile, sha256 } from './helpers';
 
@@ -10,32 +11,8 @@ const samples = path.join(__dirname, '../../lib/invoices/samples');
 const UBL = readFileSync(path.join(samples, 'xrechnung-ubl-invoice.xml'));
 const CII = readFileSync(path.join(samples, 'factur-x-cii-invoice.xml'));
 
-const UBL_FACTS = {
-  syntax: 'ubl',
-  type: 'invoice',
-  number: 'RE-2024-00042',
-  issue_date: '2024-03-15',
-  due_date: '2024-04-14',
-  currency: 'EUR',
-  seller: { name: 'Lieferant & Söhne GmbH', vat_id: 'DE123456789' },
-  buyer: { name: 'Kunde AG', vat_id: 'DE987654321' },
-  net: '1000.00',
-  tax: '190.00',
-  payable: '1190.00',
-};
-const CII_FACTS = {
-  syntax: 'cii',
-  type: 'invoice',
-  number: 'FA-2024-0815',
-  issue_date: '2024-02-29',
-  due_date: '2024-03-30',
-  currency: 'EUR',
-  seller: { name: 'Au bon moulin', vat_id: 'FR11999999998' },
-  buyer: { name: 'Ma jolie boutique', vat_id: 'FR19000000001' },
-  net: '624.90',
-  tax: '124.98',
-  payable: '749.88',
-};
+const UBL_FACTS = XRECHNUNG_UBL_INVOICE_FACTS;
+const CII_FACTS = FACTUR_X_CII_INVOICE_FACTS;
 
 test.describe('invoice facts', () => {
   test('are read from a UBL invoice sent inline and a CII one uploaded by placeholder, and found by each filter', async ({

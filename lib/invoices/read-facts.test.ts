@@ -3,6 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FACTS_MAX_BYTES, InvoiceFactsReader, looksLikeXml, readInvoiceFacts } from './read-facts';
+import { FACTUR_X_CII_INVOICE_FACTS, XRECHNUNG_UBL_INVOICE_FACTS } from './samples/expected-facts';
 
 const sample = (name: string) => readFileSync(path.join(__dirname, 'samples', name));
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -19,19 +20,7 @@ const UBL_NS =
 
 describe('invoice facts from real samples', () => {
   it('reads an XRechnung UBL invoice: VAT id of the VAT scheme, legal name, extensions ignored', () => {
-    expect(readInvoiceFacts(sample('xrechnung-ubl-invoice.xml'))).toEqual({
-      syntax: 'ubl',
-      type: 'invoice',
-      number: 'RE-2024-00042',
-      issue_date: '2024-03-15',
-      due_date: '2024-04-14',
-      currency: 'EUR',
-      seller: { name: 'Lieferant & Söhne GmbH', vat_id: 'DE123456789' },
-      buyer: { name: 'Kunde AG', vat_id: 'DE987654321' },
-      net: '1000.00',
-      tax: '190.00',
-      payable: '1190.00',
-    });
+    expect(readInvoiceFacts(sample('xrechnung-ubl-invoice.xml'))).toEqual(XRECHNUNG_UBL_INVOICE_FACTS);
   });
 
   it('reads a Peppol UBL credit note: PaymentDueDate, the tax in the document currency, CDATA, zoned date', () => {
@@ -51,19 +40,7 @@ describe('invoice facts from real samples', () => {
   });
 
   it('reads a Factur-X CII invoice: format 102 dates, the VA registration, not the FC one', () => {
-    expect(readInvoiceFacts(sample('factur-x-cii-invoice.xml'))).toEqual({
-      syntax: 'cii',
-      type: 'invoice',
-      number: 'FA-2024-0815',
-      issue_date: '2024-02-29',
-      due_date: '2024-03-30',
-      currency: 'EUR',
-      seller: { name: 'Au bon moulin', vat_id: 'FR11999999998' },
-      buyer: { name: 'Ma jolie boutique', vat_id: 'FR19000000001' },
-      net: '624.90',
-      tax: '124.98',
-      payable: '749.88',
-    });
+    expect(readInvoiceFacts(sample('factur-x-cii-invoice.xml'))).toEqual(FACTUR_X_CII_INVOICE_FACTS);
   });
 
   it('reads an XRechnung CII credit note (TypeCode 381): amounts with many decimals as written, no due date', () => {
