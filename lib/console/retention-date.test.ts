@@ -14,7 +14,9 @@ describe.each(testDatabases())('retentionDate is the database’s (%s)', (databa
   afterAll(() => w.close());
 
   const server = async (rule: RuleTerms, at: Date): Promise<Date> => {
-    const [row] = await w.db.prisma.$queryRaw<{ d: Date }[]>`SELECT "silo_retention_date"(${rule.from}, ${rule.years}::int, ${rule.days}::int, ${at}::timestamptz) AS d`;
+    const [row] = await w.db.prisma.$queryRaw<
+      { d: Date }[]
+    >`SELECT "silo_retention_date"(${rule.from}, ${rule.years}::int, ${rule.days}::int, ${at}::timestamptz) AS d`;
     return row.d;
   };
 

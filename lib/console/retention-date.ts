@@ -22,7 +22,10 @@ export function retentionDate(rule: RuleTerms, storedAt: Date): Date {
 
 /** A rule's terms as people read them: "10 years from the end of the year". */
 export function describeRule(rule: RuleTerms): string {
-  const parts = [rule.years && `${rule.years} ${rule.years === 1 ? 'year' : 'years'}`, rule.days && `${rule.days} ${rule.days === 1 ? 'day' : 'days'}`];
+  const parts = [
+    rule.years && `${rule.years} ${rule.years === 1 ? 'year' : 'years'}`,
+    rule.days && `${rule.days} ${rule.days === 1 ? 'day' : 'days'}`,
+  ];
   const span = parts.filter(Boolean).join(' and ') || '0 days';
   return `${span} from ${rule.from === 'end_of_year' ? 'the end of the year' : 'when stored'}`;
 }
