@@ -1,10 +1,11 @@
 'use client';
-// One entry: its fields, the upload area, its files with their versions, and its activity.
+// One entry: its fields, its legal hold, the upload area, its files with their versions, and its activity.
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { EntryActivity } from '@/components/events/EntryActivity';
 import { FileList } from '@/components/files/FileList';
+import { LegalHold } from '@/components/retention/LegalHold';
 import { Uploader } from '@/components/files/Uploader';
 import { EnvironmentBadge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
@@ -88,6 +89,7 @@ export function EntryPage({ ownerId, entryId }: { ownerId: string; entryId: stri
         <EditEntryForm ownerId={ownerId} entry={e} onDone={() => setEditing(false)} />
       </Dialog>
       <EntryFields entry={e} />
+      <LegalHold ownerId={ownerId} entry={e} />
       <Uploader entryId={e.id} />
       <section className="panel" aria-labelledby="files-title">
         <div className="panel-head">

@@ -1,5 +1,5 @@
 'use client';
-// One file of an entry: its flags, an e-invoice's facts, its version history, a preview and its
+// One file of an entry: its flags (until when it is kept, a legal hold), an e-invoice's facts, its version history, a preview and its
 // actions (edit, a new version, links, delete).
 import { useState, useSyncExternalStore } from 'react';
 import { Dialog } from '@/components/ui/Dialog';
@@ -16,7 +16,7 @@ import { FileLinkDialog } from './FileLinkDialog';
 import { FilePreview } from './FilePreview';
 import { InvoiceFactsList } from './InvoiceFactsList';
 import { NewVersionDialog } from './NewVersionDialog';
-import { VersionTable } from './VersionTable';
+import { KeptUntil, VersionTable } from './VersionTable';
 
 export function FileCard({ file }: { file: FileRecord }) {
   const [previewing, setPreviewing] = useState<string | null>(null);
@@ -54,6 +54,7 @@ export function FileCard({ file }: { file: FileRecord }) {
           {file.stored ? <Badge tone="good">stored</Badge> : <Badge tone="warn">awaiting bytes</Badge>}
           {file.private && <Badge>private</Badge>}
           {file.embeddable && <Badge>embeddable</Badge>}
+          {(file.retention || file.legal_hold) && <KeptUntil v={file} />}
           <button type="button" className="btn btn-small" onClick={() => setEditing(true)}>
             Edit
           </button>

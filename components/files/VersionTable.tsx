@@ -1,12 +1,14 @@
 'use client';
 // Every version of a file, newest first, and its story: who made it, its description, what it was
-// restored from, its exact size and full hash; with preview, download, restore, delete.
+// restored from, its exact size and full hash, until when it is kept (its retention and its entry's
+// legal hold); with preview, download, restore, delete.
 import { Badge } from '@/components/ui/Badge';
 import { ConfirmButton } from '@/components/ui/ConfirmButton';
 import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { useToast } from '@/components/ui/Toaster';
 import { formatBytes, shortHash } from '@/lib/console/format';
+import { formatUtc } from '@/lib/console/retention-date';
 import { fileHref, useFileActions } from '@/lib/console/hooks/files';
 import { previewKind } from '@/lib/console/preview';
 import type { FileRecord, PreviousVersion } from '@/lib/schemas/records';
@@ -14,6 +16,22 @@ import type { FileRecord, PreviousVersion } from '@/lib/schemas/records';
 const ACTOR_KIND = { app: 'app', user: 'user', admin: 'admin', owner_key: 'API key' } as const;
 
 /** "Invoicer (app)"; versions made before authors were recorded have none. */
+/** A version's retention and hold as its row and its file's card show them. */
+export function KeptUntil({ v }: { v: Pick<PreviousVersion, 'retention' | 'legal_hold'> }) {
+  if (!v.retention && !v.legal_hold) return <span className="muted">—</span>;
+  return (
+    <span className="row" data-testid="version-retention">
+      {v.retention && (
+        <span title={`${v.retention.mode} retention: it cannot be deleted before then`}>
+          until {formatUtc(v.retention.retain_until)}{' '}
+          <Badge tone={v.retention.mode === 'compliance' ? 'warn' : 'neutral'}>{v.retention.mode}</Badge>
+        </span>
+      )}
+      {v.legal_hold && <Badge tone="warn">legal hold</Badge>}
+    </span>
+  );
+}
+
 export const authorOf = (v: PreviousVersion) => (v.created_by ? `${v.created_by.name} (${ACTOR_KIND[v.created_by.type]})` : 'not recorded');
 
 interface Props {
@@ -99,6 +117,7 @@ export function VersionTable({ file, previewing, onPreview }: Props) {
             </span>
           ),
         },
+        { head: 'Kept', cell: (v) => <KeptUntil v={v} /> },
         createdColumn,
         {
           actions: true,

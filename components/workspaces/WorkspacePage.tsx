@@ -1,12 +1,13 @@
 'use client';
 // One workspace: its name (admins rename it), its storage used, and tabs: its entries, its API keys
 // (?tab=keys), its auditors' keys (?tab=auditors), its activity (?tab=activity) and its webhooks
-// (?tab=webhooks).
+// (?tab=webhooks) and its retention rules (?tab=retention).
 import Link from 'next/link';
 import { Suspense } from 'react';
 import { useMe } from '@/components/shell/UserContext';
 import { EntryBrowser } from '@/components/entries/EntryBrowser';
 import { WorkspaceActivity } from '@/components/events/WorkspaceActivity';
+import { RetentionPanel } from '@/components/retention/RetentionPanel';
 import { WebhooksPanel } from '@/components/webhooks/WebhooksPanel';
 import { ErrorNote } from '@/components/ui/ErrorNote';
 import { PageHeader } from '@/components/ui/PageHeader';
@@ -44,6 +45,7 @@ export function WorkspacePage({ id }: { id: string }) {
             { id: 'auditors', label: 'Auditor keys', panel: () => <AuditorKeys ownerId={id} /> },
             { id: 'activity', label: 'Activity', panel: () => <WorkspaceActivity ownerId={id} /> },
             { id: 'webhooks', label: 'Webhooks', panel: () => <WebhooksPanel ownerId={id} /> },
+            { id: 'retention', label: 'Retention', panel: () => <RetentionPanel ownerId={id} /> },
           ]}
         />
       </Suspense>

@@ -97,6 +97,14 @@ test('every console page fits a phone (390 × 844)', async ({ browser, baseURL, 
     ['/workspaces', 'workspaces', (p) => expect(p.getByTestId('usage-size').first()).toBeVisible()],
     [`/workspaces/${owner.id}`, 'workspace entries', (p) => expect(p.getByRole('link', { name: entry.name as string })).toBeVisible()],
     [`/workspaces/${owner.id}?tab=keys`, 'workspace keys', (p) => expect(p.getByRole('button', { name: 'New live key' })).toBeVisible()],
+    [
+      `/workspaces/${owner.id}?tab=retention`,
+      'workspace retention',
+      async (p) => {
+        await p.getByRole('button', { name: 'Add rule' }).click();
+        await expect(p.getByTestId('retention-example')).toBeVisible();
+      },
+    ],
     [`/workspaces/${owner.id}/entries/${entry.id}`, 'entry', (p) => expect(p.getByText('numbers.txt').first()).toBeVisible()],
     ['/apps', 'applications', (p) => expect(p.getByRole('heading', { name: 'Applications', level: 1 })).toBeVisible()],
     ['/enrollments', 'enrollments', (p) => expect(p.getByRole('button', { name: 'Enroll' })).toBeVisible()],
