@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectLogged } from '../testing/log-capture';
 import { openDatabase } from './client';
 import { startPgliteThread } from './pglite-thread';
 
@@ -76,6 +77,24 @@ describe('PGlite on its own thread', () => {
       expect((await pool.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
     } finally {
       await thread.close();
+    }
+  });
+
+  it('fails the statements in flight, and every later one, when the thread ends: none waits for ever', async () => {
+    expectLogged(/^the embedded database's thread failed$/);
+    const thread = await startPgliteThread();
+    try {
+      await thread.pool.query('SELECT 1');
+      const inFlight = thread.pool.query('SELECT count(*) FROM generate_series(1, 20000000)').then(
+        () => 'answered',
+        (err: Error) => err.message,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      await thread.worker.terminate();
+      expect(await inFlight).toMatch(/thread ended|terminated|failed/);
+      await expect(thread.pool.query('SELECT 1')).rejects.toThrow(/thread ended/);
+    } finally {
+      await thread.close().catch(() => {});
     }
   });
 

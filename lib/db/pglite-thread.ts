@@ -8,9 +8,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
 import pg from 'pg';
+import { log } from '../log';
 
 export interface PgliteThread {
   pool: pg.Pool;
+  /** the database's thread (tests end it to see a failure answered) */
+  worker: Worker;
   /** Ends the pool's connections, then closes PGlite (a checkpoint) and ends the thread. */
   close(): Promise<void>;
 }
@@ -41,12 +44,24 @@ async function startThread(dataDir?: string): Promise<PgliteThread> {
       } else failed(new Error(`unexpected first message from the embedded database's thread: ${m.type}`));
     });
   });
+  // The thread failing (PGlite threw, or the thread ended) fails every connection at once, with the
+  // reason: no statement waits for an answer that cannot come, and no new connection is made.
   let fatal: Error | null = null;
+  let closing = false;
+  let exited = false;
+  const sockets = new Set<PortSocket>();
+  const fail = (err: Error) => {
+    fatal ??= err;
+    log.error({ err: fatal }, "the embedded database's thread failed");
+    for (const socket of sockets) socket.destroy(fatal);
+  };
   worker.on('message', (m: { type: string; message?: string }) => {
-    if (m.type === 'fatal') fatal = new Error(`the embedded database failed: ${m.message}`);
+    if (m.type === 'fatal') fail(new Error(`the embedded database failed: ${m.message}`));
   });
-  worker.on('error', (err) => {
-    fatal = err;
+  worker.on('error', fail);
+  worker.on('exit', (code) => {
+    exited = true;
+    if (!closing) fail(new Error(`the embedded database's thread ended (exit code ${code})`));
   });
   // One connection: PGlite is one session. A transaction holds it; other statements wait in the
   // pool's queue, as they waited for PGlite's own lock when it ran on this thread.
@@ -55,14 +70,22 @@ async function startThread(dataDir?: string): Promise<PgliteThread> {
     user: 'postgres',
     database: 'postgres',
     stream: () => {
-      if (fatal) throw fatal;
-      return new PortSocket(worker) as never;
+      // After a failure a new connection fails at once, as a refused socket would (a throw here would escape pg).
+      const socket = new PortSocket(worker, fatal);
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      return socket as never;
     },
   });
+  // An idle connection failed with the thread is an event of the pool, not a crash (as for PostgreSQL: client.ts).
+  pool.on('error', () => {});
   return {
     pool,
+    worker,
     close: async () => {
+      closing = true;
       await pool.end();
+      if (exited) return;
       await new Promise<void>((resolve) => {
         worker.once('message', () => resolve());
         worker.once('exit', () => resolve());
@@ -77,11 +100,20 @@ async function startThread(dataDir?: string): Promise<PgliteThread> {
 class PortSocket extends Duplex {
   private port: MessagePort | null = null;
 
-  constructor(private readonly worker: Worker) {
+  constructor(
+    private readonly worker: Worker,
+    /** why the thread cannot be reached: the connection fails with it */
+    private readonly refused: Error | null = null,
+  ) {
     super();
   }
 
   connect(): this {
+    if (this.refused) {
+      const refused = this.refused;
+      process.nextTick(() => this.destroy(refused));
+      return this;
+    }
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     port1.on('message', (data: Uint8Array) => this.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
