@@ -6,27 +6,18 @@
 import type { APIRequestContext } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { type Receiver, startReceiver } from '../../lib/testing/webhook-receiver';
-import { bearer, expect, test } from '../fixtures';
+import { bearer, expect, test, WEBHOOKS_TO_LOOPBACK } from '../fixtures';
 import { startServer, type SiloServer } from '../fixtures/server';
 import { b64, createEntry, expectError, inlineFile } from './helpers';
 
-// This file's server delivers to loopback over http (the receiver); the refusals get their own.
-const hooks = test.extend({
-  server: [
-    async ({ database }, use) => {
-      const server = await startServer({ database, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' } });
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-});
+// This file's server delivers to loopback over http (the receiver); the refusals start their own.
+test.use({ serverEnv: WEBHOOKS_TO_LOOPBACK });
 
 let rx: Receiver;
-hooks.beforeEach(async () => {
+test.beforeEach(async () => {
   rx = await startReceiver();
 });
-hooks.afterEach(() => rx.close());
+test.afterEach(() => rx.close());
 
 const headersOf = (r: Receiver['received'][number]) => r.headers as Record<string, string>;
 
@@ -42,8 +33,8 @@ async function eventsOf(request: APIRequestContext, key: string) {
   return (await res.json()).list as { id: string; seq: number; type: string; data: Record<string, unknown> }[];
 }
 
-hooks.describe('webhook endpoints', () => {
-  hooks('are made, read, listed, edited and removed per environment, each change on the record', async ({ request, newOwner }) => {
+test.describe('webhook endpoints', () => {
+  test('are made, read, listed, edited and removed per environment, each change on the record', async ({ request, newOwner }) => {
     const o = await newOwner();
     const made = await addWebhook(request, o.liveKey, { types: ['file.stored', 'entry.deleted'], description: 'ERP' });
     expect(made).toMatchObject({ types: ['file.stored', 'entry.deleted'], description: 'ERP', sandbox: false, disabled: false });
@@ -77,7 +68,7 @@ hooks.describe('webhook endpoints', () => {
     expect(JSON.stringify(types)).not.toContain(made.secret.slice(6));
   });
 
-  hooks("are the workspace key's and the console's: an application's token gets 403", async ({ request, admin, newOwner }) => {
+  test("are the workspace key's and the console's: an application's token gets 403", async ({ request, admin, newOwner }) => {
     const o = await newOwner();
     const app = await (await admin.post('/admin/v1/apps', { data: { name: 'Invoicer' } })).json();
     const enrolled = await request.post('/access/v1/enrollment/authorize', {
@@ -91,7 +82,7 @@ hooks.describe('webhook endpoints', () => {
     await expectError(await admin.get('/silo/v1/webhooks'), 403, 'forbidden');
   });
 
-  hooks('validate types against the catalogue and the url', async ({ request, newOwner }) => {
+  test('validate types against the catalogue and the url', async ({ request, newOwner }) => {
     const o = await newOwner();
     for (const [data, field] of [
       [{ url: rx.url, types: ['file.nope'] }, 'types.0'],
@@ -110,8 +101,8 @@ hooks.describe('webhook endpoints', () => {
   });
 });
 
-hooks.describe('deliveries', () => {
-  hooks("send the workspace's records as the events API shows them, signed, and list them", async ({ request, newOwner }) => {
+test.describe('deliveries', () => {
+  test("send the workspace's records as the events API shows them, signed, and list them", async ({ request, newOwner }) => {
     const o = await newOwner();
     const hook = await addWebhook(request, o.liveKey);
     const entry = await createEntry(request, o.liveKey, { name: 'Invoice 1' });
@@ -138,7 +129,7 @@ hooks.describe('deliveries', () => {
     expect(rx.received).toHaveLength(3);
   });
 
-  hooks('retry a failed attempt with the same webhook-id, and on request', async ({ request, newOwner }) => {
+  test('retry a failed attempt with the same webhook-id, and on request', async ({ request, newOwner }) => {
     const o = await newOwner();
     const hook = await addWebhook(request, o.liveKey, { types: ['entry.created'] });
     rx.answer = (_, n) => (n === 1 ? { status: 503, body: 'busy' } : { status: 200 });
@@ -163,7 +154,7 @@ hooks.describe('deliveries', () => {
     );
   });
 
-  hooks('send a test message, and sign with both secrets after a rotation', async ({ request, newOwner }) => {
+  test('send a test message, and sign with both secrets after a rotation', async ({ request, newOwner }) => {
     const o = await newOwner();
     const hook = await addWebhook(request, o.liveKey, { types: ['file.stored'] });
     const test = await request.post(`/silo/v1/webhooks/${hook.id}/test`, { headers: bearer(o.liveKey) });

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { type Receiver, startReceiver } from '../../lib/testing/webhook-receiver';
 import { createEntry } from '../api/helpers';
-import { bearer } from '../fixtures';
+import { bearer, WEBHOOKS_TO_LOOPBACK } from '../fixtures';
 import { createDatabase, startServer, type SiloServer } from '../fixtures/server';
 
 interface Pair {
@@ -28,8 +28,7 @@ const test = base.extend<object, { pair: Pair }>({
       const env = {
         NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
         STORAGE_DIR: storage,
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE: 'true',
+        ...WEBHOOKS_TO_LOOPBACK,
       };
       const a = await startServer({ database: 'postgres', databaseUrl: db.url, env });
       const b = await startServer({

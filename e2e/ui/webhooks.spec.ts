@@ -4,20 +4,11 @@
 import { Webhook } from 'standardwebhooks';
 import { type Receiver, startReceiver } from '../../lib/testing/webhook-receiver';
 import { createEntry } from '../api/helpers';
-import { startServer } from '../fixtures/server';
-import { expect, signIn, test as consoleTest } from './console';
+import { WEBHOOKS_TO_LOOPBACK } from '../fixtures';
+import { expect, signIn, test } from './console';
 
 // Deliveries go to a receiver on loopback over http.
-const test = consoleTest.extend({
-  server: [
-    async ({ database }, use) => {
-      const server = await startServer({ database, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' } });
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-});
+test.use({ serverEnv: WEBHOOKS_TO_LOOPBACK });
 
 let rx: Receiver;
 test.beforeEach(async () => {
