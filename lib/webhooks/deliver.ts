@@ -20,11 +20,15 @@ export interface Claimed {
   eventId: string;
   attempts: number;
   windowStart: Date;
+  /** a test message's body; null for a record, read from the event log */
+  payload: unknown;
 }
 
 export async function claimDeliveries(db: Db, holder: string, now: Date, max: number, leaseMs = LEASE_MS): Promise<Claimed[]> {
   const until = new Date(now.getTime() + leaseMs);
-  const rows = await db.$queryRaw<{ id: string; webhook_id: string; event_id: string; attempts: number; window_start: Date }[]>`
+  const rows = await db.$queryRaw<
+    { id: string; webhook_id: string; event_id: string; attempts: number; window_start: Date; payload: unknown }[]
+  >`
     UPDATE webhook_deliveries SET lease_holder = ${holder}::uuid, lease_until = ${until}
      WHERE id IN (
        SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
@@ -35,14 +39,20 @@ export async function claimDeliveries(db: Db, holder: string, now: Date, max: nu
         ORDER BY d.next_attempt_at, d.seq LIMIT ${max}::int
           FOR UPDATE OF d SKIP LOCKED)
        AND (lease_until IS NULL OR lease_until <= ${now})
-    RETURNING id::text, webhook_id::text, event_id::text, attempts, window_start`;
-  return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, eventId: r.event_id, attempts: r.attempts, windowStart: r.window_start }));
+    RETURNING id::text, webhook_id::text, event_id::text, attempts, window_start, payload`;
+  return rows.map((r) => ({
+    id: r.id,
+    webhookId: r.webhook_id,
+    eventId: r.event_id,
+    attempts: r.attempts,
+    windowStart: r.window_start,
+    payload: r.payload,
+  }));
 }
 
 /** The bytes a delivery sends: the record as GET /silo/v1/events shows it, or a test message. */
 async function deliveryBody(db: Db, d: Claimed): Promise<string | undefined> {
-  const row = await db.webhookDelivery.findUnique({ where: { id: d.id }, select: { payload: true } });
-  if (row?.payload) return JSON.stringify(row.payload);
+  if (d.payload) return JSON.stringify(d.payload);
   const event = await db.event.findUnique({ where: { id: d.eventId } });
   return event ? JSON.stringify(presentEvent(event)) : undefined;
 }
