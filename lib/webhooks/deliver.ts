@@ -3,6 +3,7 @@
 // due while an earlier one of the same endpoint is pending; records of other entries never wait.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
 import { presentEvent } from '../events/record';
 import { log } from '../log';
 import type { Resolver } from './address-rules';
@@ -20,41 +21,98 @@ export interface Claimed {
   eventId: string;
   attempts: number;
   windowStart: Date;
-  /** a test message's body; null for a record, read from the event log */
-  payload: unknown;
+  /** the endpoint as the claim read it: where to send, and the secrets (sealed) to sign with */
+  hook: { url: string; secret: string; previousSecret: string | null; previousSecretUntil: Date | null };
+  /** the bytes to send: the record as GET /silo/v1/events shows it, or a test message; none if the record is gone */
+  body: string | undefined;
 }
 
+interface ClaimRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  attempts: number;
+  window_start: Date;
+  payload: unknown;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  // the record's columns (null for a test message)
+  e_id: string | null;
+  owner_id: string;
+  sandbox: boolean;
+  seq: bigint;
+  at: Date;
+  type: string;
+  actor: unknown;
+  entry_id: string | null;
+  file_id: string | null;
+  version: number | null;
+  data: unknown;
+  request_id: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/**
+ * Leases up to `max` due deliveries to `holder` and returns each with everything its attempt
+ * needs (the endpoint, and the record it sends), in one statement: an attempt reads nothing more.
+ */
 export async function claimDeliveries(db: Db, holder: string, now: Date, max: number, leaseMs = LEASE_MS): Promise<Claimed[]> {
   const until = new Date(now.getTime() + leaseMs);
-  const rows = await db.$queryRaw<
-    { id: string; webhook_id: string; event_id: string; attempts: number; window_start: Date; payload: unknown }[]
-  >`
-    UPDATE webhook_deliveries SET lease_holder = ${holder}::uuid, lease_until = ${until}
-     WHERE id IN (
-       SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.state = 'pending' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now})
-          AND NOT w.disabled
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
-                           WHERE p.webhook_id = d.webhook_id AND p.entry_id = d.entry_id AND p.state = 'pending' AND p.seq < d.seq)
-        ORDER BY d.next_attempt_at, d.seq LIMIT ${max}::int
-          FOR UPDATE OF d SKIP LOCKED)
-       AND (lease_until IS NULL OR lease_until <= ${now})
-    RETURNING id::text, webhook_id::text, event_id::text, attempts, window_start, payload`;
+  const rows = await db.$queryRaw<ClaimRow[]>`
+    WITH c AS (
+      UPDATE webhook_deliveries SET lease_holder = ${holder}::uuid, lease_until = ${until}
+       WHERE id IN (
+         SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+          WHERE d.state = 'pending' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+            AND NOT w.disabled
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
+                             WHERE p.webhook_id = d.webhook_id AND p.entry_id = d.entry_id AND p.state = 'pending' AND p.seq < d.seq)
+          ORDER BY d.next_attempt_at, d.seq LIMIT ${max}::int
+            FOR UPDATE OF d SKIP LOCKED)
+         AND (lease_until IS NULL OR lease_until <= ${now})
+      RETURNING id, webhook_id, event_id, attempts, window_start, payload)
+    SELECT c.id::text, c.webhook_id::text, c.event_id::text, c.attempts, c.window_start, c.payload,
+           w.url, w.secret, w.previous_secret, w.previous_secret_until,
+           e.id::text AS e_id, e.owner_id::text, e.sandbox, e.seq, e.at, e.type, e.actor, e.entry_id::text,
+           e.file_id::text, e.version, e.data, e.request_id, e.prev_hash, e.hash
+      FROM c JOIN webhooks w ON w.id = c.webhook_id
+      LEFT JOIN events e ON c.payload IS NULL AND e.id = c.event_id`;
   return rows.map((r) => ({
     id: r.id,
     webhookId: r.webhook_id,
     eventId: r.event_id,
     attempts: r.attempts,
     windowStart: r.window_start,
-    payload: r.payload,
+    hook: { url: r.url, secret: r.secret, previousSecret: r.previous_secret, previousSecretUntil: r.previous_secret_until },
+    body: deliveryBody(r),
   }));
 }
 
 /** The bytes a delivery sends: the record as GET /silo/v1/events shows it, or a test message. */
-async function deliveryBody(db: Db, d: Claimed): Promise<string | undefined> {
-  if (d.payload) return JSON.stringify(d.payload);
-  const event = await db.event.findUnique({ where: { id: d.eventId } });
-  return event ? JSON.stringify(presentEvent(event)) : undefined;
+function deliveryBody(r: ClaimRow): string | undefined {
+  if (r.payload) return JSON.stringify(r.payload);
+  if (r.e_id === null) return undefined;
+  return JSON.stringify(
+    presentEvent({
+      id: r.e_id,
+      ownerId: r.owner_id,
+      sandbox: r.sandbox,
+      seq: r.seq,
+      at: r.at,
+      type: r.type,
+      actor: r.actor as Prisma.JsonValue,
+      entryId: r.entry_id,
+      fileId: r.file_id,
+      version: r.version,
+      data: r.data as Prisma.JsonValue,
+      requestId: r.request_id,
+      prevHash: r.prev_hash,
+      hash: r.hash,
+    }),
+  );
 }
 
 export interface AttemptOptions {
@@ -68,9 +126,8 @@ export interface AttemptOptions {
 
 /** One attempt of a claimed delivery, recorded if the lease is still ours. */
 export async function attemptDelivery(o: AttemptOptions, d: Claimed): Promise<SendResult | undefined> {
-  const hook = await o.db.webhook.findUnique({ where: { id: d.webhookId } });
-  const body = hook && (await deliveryBody(o.db, d));
-  if (!hook || !body) return undefined;
+  const { hook, body } = d;
+  if (!body) return undefined;
   const at = o.now();
   const secrets = [o.settings.box.open(hook.secret)];
   if (hook.previousSecret && hook.previousSecretUntil && hook.previousSecretUntil > at)
@@ -90,12 +147,12 @@ export async function attemptDelivery(o: AttemptOptions, d: Claimed): Promise<Se
 }
 
 async function recordAttempt(o: AttemptOptions, d: Claimed, at: Date, r: SendResult) {
+  if (r.status !== null && r.status >= 200 && r.status < 300) return recordSuccess(o, d, at, r);
   const now = o.now();
-  const ok = r.status !== null && r.status >= 200 && r.status < 300;
   const failed = d.attempts + 1;
   const gone = r.status === 410;
-  const next = ok || gone ? undefined : nextAttemptAt(failed, now, d.windowStart, retryAfterMs(r.retryAfter, now));
-  const state = ok ? 'succeeded' : next ? 'pending' : 'failed';
+  const next = gone ? undefined : nextAttemptAt(failed, now, d.windowStart, retryAfterMs(r.retryAfter, now));
+  const state = next ? 'pending' : 'failed';
   const disable = await o.db.$transaction(async (tx) => {
     const updated = await tx.webhookDelivery.updateMany({
       where: { id: d.id, leaseHolder: o.holder },
@@ -113,10 +170,6 @@ async function recordAttempt(o: AttemptOptions, d: Claimed, at: Date, r: SendRes
     await tx.webhookAttempt.create({
       data: { id: randomUUID(), deliveryId: d.id, at, status: r.status, durationMs: r.durationMs, body: r.body, error: r.error },
     });
-    if (ok) {
-      await tx.webhook.updateMany({ where: { id: d.webhookId, failingSince: { not: null } }, data: { failingSince: null } });
-      return undefined;
-    }
     await tx.webhook.updateMany({ where: { id: d.webhookId, failingSince: null }, data: { failingSince: at } });
     if (gone) return 'gone' as const;
     const hook = await tx.webhook.findUnique({ where: { id: d.webhookId }, select: { failingSince: true } });
@@ -127,4 +180,25 @@ async function recordAttempt(o: AttemptOptions, d: Claimed, at: Date, r: SendRes
       { webhook_id: d.webhookId, reason: disable },
       `webhook disabled: ${disable === 'gone' ? 'the endpoint answered 410' : 'failing for 5 days'}`,
     );
+}
+
+/**
+ * The common outcome in one statement (no transaction held open across round trips): the
+ * delivery succeeded, its attempt is kept, its endpoint is no longer failing — each only if the
+ * lease is still ours (`u` is empty otherwise, and so is everything that reads it).
+ */
+async function recordSuccess(o: AttemptOptions, d: Claimed, at: Date, r: SendResult) {
+  const now = o.now();
+  await o.db.$executeRaw`
+    WITH u AS (
+      UPDATE webhook_deliveries
+         SET state = 'succeeded', attempts = ${d.attempts + 1}::int, last_status = ${r.status}::int,
+             lease_holder = NULL, lease_until = NULL, finished_at = ${now}
+       WHERE id = ${d.id}::uuid AND lease_holder = ${o.holder}::uuid
+      RETURNING id),
+    a AS (
+      INSERT INTO webhook_attempts (id, delivery_id, at, status, duration_ms, body, error)
+      SELECT ${randomUUID()}::uuid, u.id, ${at}, ${r.status}::int, ${r.durationMs}::int, ${r.body}, ${r.error ?? null} FROM u)
+    UPDATE webhooks SET failing_since = NULL
+     WHERE id = ${d.webhookId}::uuid AND failing_since IS NOT NULL AND EXISTS (SELECT 1 FROM u)`;
 }

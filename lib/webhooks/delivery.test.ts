@@ -173,6 +173,27 @@ describe.each(testDatabases())('webhook deliveries on %s', (database) => {
     });
   });
 
+  it('forgets a failing streak at the first success, so a recovered endpoint is not disabled', async () => {
+    const h = await hook();
+    rx.answer = () => ({ status: 500 });
+    await event(randomUUID());
+    await round();
+    const failing = async () => (await w.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).failingSince;
+    expect(await failing()).not.toBeNull();
+    rx.answer = () => ({ status: 204 });
+    t += 60 * S;
+    await round();
+    expect(await failing()).toBeNull();
+    t += DISABLE_AFTER_FAILING_MS;
+    rx.answer = () => ({ status: 500 });
+    await event(randomUUID());
+    await round();
+    expect(await w.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).toMatchObject({
+      disabled: false,
+      failingSince: new Date(t),
+    });
+  });
+
   it("keeps an entry's records in seq order while the first is retried; other entries do not wait", async () => {
     const h = await hook();
     const [a, b] = [randomUUID(), randomUUID()];
