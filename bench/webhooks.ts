@@ -3,9 +3,14 @@
 // once; for each delivery, the time from its record (`at`, stamped in the change's own
 // transaction) to its arrival. Prints the rate reached, the records delivered and the latency's
 // p50 / p99 / max against the target (p99 ≤ 2 s).
+// Then a receiver that is down (answers 503) for BENCH_DOWN_SECONDS (300) while files keep coming
+// (BENCH_DOWN_RATE, 10/s): when it is back, every record must arrive within the retry schedule —
+// by the latest `next_attempt_at` its pending deliveries had when it came back (the schedule's own
+// bound; docs/api.md, Webhooks), plus BENCH_DOWN_SLACK_SECONDS (5: a poll, the claim, and the
+// records of an entry that wait for its first, one after another).
 // Run: npx tsx bench/webhooks.ts (after a build; needs TEST_DATABASE_URL, else it is skipped;
 // BENCH_RATE=200 files/s, BENCH_SECONDS=20, BENCH_ENTRIES=100; BENCH_DATABASES=pglite for the
-// embedded database)
+// embedded database; BENCH_DOWN_SECONDS=0 leaves the outage out)
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,16 +23,28 @@ const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const MAX_IN_FLIGHT = 64;
 const TARGET_P99_MS = 2000;
+const DOWN_SECONDS = Number(process.env.BENCH_DOWN_SECONDS ?? 300);
+const DOWN_RATE = Number(process.env.BENCH_DOWN_RATE ?? 10);
+const DOWN_SLACK_MS = Number(process.env.BENCH_DOWN_SLACK_SECONDS ?? 5) * 1000;
 
 interface Arrival {
   id: string;
   latencyMs: number;
+  /** when it arrived (Date.now()) */
+  at: number;
 }
 
 async function startReceiver() {
   const arrivals: Arrival[] = [];
   const seen = new Set<string>();
+  const state = { down: false, refused: 0 };
   const server = http.createServer((req, res) => {
+    if (state.down) {
+      state.refused++;
+      req.resume();
+      res.writeHead(503).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -38,7 +55,7 @@ async function startReceiver() {
         // A retry of a record already received counts once (at least once, identified by webhook-id).
         if (!seen.has(id)) {
           seen.add(id);
-          arrivals.push({ id, latencyMs: now - Date.parse(body.at) });
+          arrivals.push({ id, latencyMs: now - Date.parse(body.at), at: now });
         }
       } catch {}
       res.writeHead(204).end();
@@ -46,7 +63,7 @@ async function startReceiver() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, arrivals, close: () => server.close() };
+  return { url: `http://127.0.0.1:${port}/hook`, arrivals, state, close: () => server.close() };
 }
 
 async function api(server: SiloServer, method: string, p: string, key: string, body?: unknown) {
@@ -65,6 +82,76 @@ const percentile = (xs: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Stores 4 KiB files at `rate` per second for `seconds`, into the entries in turn. */
+async function storeAtRate(server: SiloServer, key: string, entries: string[], rate: number, seconds: number, first = 0) {
+  const data = randomBytes(4096);
+  let sent = 0;
+  let stored = 0;
+  let failed = 0;
+  let inFlight = 0;
+  const started = Date.now();
+  const post = async (n: number) => {
+    inFlight++;
+    data.writeUInt32BE(n, 0);
+    const body = { name: `f${n}.xml`, mime: 'application/xml', data: data.toString('base64') };
+    try {
+      await api(server, 'POST', `/silo/v1/entries/${entries[n % entries.length]}/files`, key, body);
+      stored++;
+    } catch {
+      failed++;
+    } finally {
+      inFlight--;
+    }
+  };
+  // A steady rate: the n-th request starts at n / rate seconds, unless MAX_IN_FLIGHT are waiting.
+  const pending: Promise<void>[] = [];
+  while (Date.now() - started < seconds * 1000) {
+    const due = Math.floor(((Date.now() - started) / 1000) * rate);
+    while (sent < due && inFlight < MAX_IN_FLIGHT) pending.push(post(first + sent++));
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(pending);
+  return { stored, failed, elapsed: (Date.now() - started) / 1000 };
+}
+
+/** Waits until no delivery has arrived for 3 s. */
+async function quiet(receiver: Receiver) {
+  let last = -1;
+  for (let still = 0; still < 6; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (receiver.arrivals.length === last) still++;
+    else still = 0;
+    last = receiver.arrivals.length;
+  }
+}
+
+const lastSeq = async (server: SiloServer, key: string) =>
+  ((await api(server, 'GET', '/silo/v1/events?limit=1&order=desc', key)) as { list: { seq: number }[] }).list[0]?.seq ?? 0;
+
+/** The pending deliveries' latest next_attempt_at (every page of the endpoint's deliveries). */
+async function latestNextAttempt(server: SiloServer, key: string, hookId: string) {
+  let latest = 0;
+  let pending = 0;
+  let cursor: string | null | undefined;
+  do {
+    const page = (await api(
+      server,
+      'GET',
+      `/silo/v1/webhooks/${hookId}/deliveries?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      key,
+    )) as { list: { state: string; next_attempt_at: string | null }[]; next_cursor?: string | null };
+    for (const d of page.list)
+      if (d.state === 'pending' && d.next_attempt_at) {
+        pending++;
+        latest = Math.max(latest, Date.parse(d.next_attempt_at));
+      }
+    cursor = page.next_cursor;
+  } while (cursor);
+  return { latest, pending };
+}
+
 async function bench(database: 'pglite' | 'postgres') {
   const receiver = await startReceiver();
   const server = await startServer({ database, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' } });
@@ -73,58 +160,50 @@ async function bench(database: 'pglite' | 'postgres') {
     const key = owner.api_keys[0].key as string;
     const entries: string[] = [];
     for (let i = 0; i < ENTRIES; i++) entries.push((await api(server, 'POST', '/silo/v1/entries', key, { name: `invoice ${i}` })).id);
-    await api(server, 'POST', '/silo/v1/webhooks', key, { url: receiver.url, types: ['*'] });
-    const data = randomBytes(4096);
-    let sent = 0;
-    let stored = 0;
-    let failed = 0;
-    let inFlight = 0;
-    const started = Date.now();
-    const post = async (n: number) => {
-      inFlight++;
-      data.writeUInt32BE(n, 0);
-      const body = { name: `f${n}.xml`, mime: 'application/xml', data: data.toString('base64') };
-      try {
-        await api(server, 'POST', `/silo/v1/entries/${entries[n % ENTRIES]}/files`, key, body);
-        stored++;
-      } catch {
-        failed++;
-      } finally {
-        inFlight--;
-      }
-    };
-    // A steady rate: the n-th request starts at n / RATE seconds, unless MAX_IN_FLIGHT are waiting.
-    const pending: Promise<void>[] = [];
-    while (Date.now() - started < SECONDS * 1000) {
-      const due = Math.floor(((Date.now() - started) / 1000) * RATE);
-      while (sent < due && inFlight < MAX_IN_FLIGHT) pending.push(post(sent++));
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await Promise.all(pending);
-    const elapsed = (Date.now() - started) / 1000;
+    const hook = (await api(server, 'POST', '/silo/v1/webhooks', key, { url: receiver.url, types: ['*'] })) as { id: string };
+    const load = await storeAtRate(server, key, entries, RATE, SECONDS);
     // Every change writes records (the files' and the entry's); wait until the deliveries stop coming.
-    let last = -1;
-    for (let quiet = 0; quiet < 6; ) {
-      await new Promise((r) => setTimeout(r, 500));
-      if (receiver.arrivals.length === last) quiet++;
-      else quiet = 0;
-      last = receiver.arrivals.length;
-    }
-    const events = (await api(server, 'GET', '/silo/v1/events?limit=1&order=desc', key)) as { list: { seq: number }[] };
+    await quiet(receiver);
     const latencies = receiver.arrivals.map((a) => a.latencyMs);
     const p99 = percentile(latencies, 99);
     console.log(
       `\n${database === 'pglite' ? 'embedded (PGlite)' : 'PostgreSQL'}: ${RATE} files/s asked for ${SECONDS} s, into ${ENTRIES} entries in turn`,
     );
-    console.log(`stored ${stored} files (${(stored / elapsed).toFixed(0)}/s), ${failed} failed`);
-    console.log(`records in the log: ${events.list[0]?.seq ?? '?'}; delivered (each once): ${receiver.arrivals.length}`);
+    console.log(`stored ${load.stored} files (${(load.stored / load.elapsed).toFixed(0)}/s), ${load.failed} failed`);
+    console.log(`records in the log: ${await lastSeq(server, key)}; delivered (each once): ${receiver.arrivals.length}`);
     console.log(
       `latency from record to arrival: p50 ${percentile(latencies, 50)} ms, p99 ${p99} ms, max ${Math.max(...latencies)} ms (target p99 ≤ ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : 'MISSED'})`,
     );
+    if (DOWN_SECONDS > 0) await outage(server, key, entries, hook.id, receiver, load.stored + load.failed);
   } finally {
     await server.stop();
     receiver.close();
   }
+}
+
+/** The receiver down for DOWN_SECONDS while files keep coming; then everything within the schedule. */
+async function outage(server: SiloServer, key: string, entries: string[], hookId: string, receiver: Receiver, first: number) {
+  const before = receiver.arrivals.length;
+  const seqBefore = await lastSeq(server, key);
+  receiver.state.down = true;
+  const load = await storeAtRate(server, key, entries, DOWN_RATE, DOWN_SECONDS, first);
+  const records = (await lastSeq(server, key)) - seqBefore;
+  const bound = await latestNextAttempt(server, key, hookId);
+  const up = Date.now();
+  receiver.state.down = false;
+  // Until every record has arrived, or the schedule's bound and the slack have passed.
+  while (receiver.arrivals.length - before < records && Date.now() < bound.latest + DOWN_SLACK_MS + 10_000)
+    await new Promise((r) => setTimeout(r, 500));
+  const arrived = receiver.arrivals.slice(before);
+  const lastArrival = Math.max(up, ...arrived.map((a) => a.at));
+  const allArrived = arrived.length >= records;
+  const inTime = lastArrival <= Math.max(up, bound.latest) + DOWN_SLACK_MS;
+  console.log(
+    `receiver down ${DOWN_SECONDS} s (answering 503, ${receiver.state.refused} attempts refused) while ${load.stored} files were stored (${DOWN_RATE}/s asked): ${records} records`,
+  );
+  console.log(
+    `back up: ${arrived.length} of them arrived, the last ${((lastArrival - up) / 1000).toFixed(1)} s after; the schedule's bound (the latest next_attempt_at of the ${bound.pending} pending deliveries) was ${((bound.latest - up) / 1000).toFixed(1)} s after (target: every record, by the bound + ${DOWN_SLACK_MS / 1000} s: ${allArrived && inTime ? 'met' : 'MISSED'})`,
+  );
 }
 
 async function main() {
