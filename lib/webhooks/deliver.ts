@@ -3,7 +3,7 @@
 // due while an earlier one of the same endpoint is pending; records of other entries never wait.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 import { presentEvent } from '../events/record';
 import { log } from '../log';
 import type { Resolver } from './address-rules';
@@ -60,8 +60,26 @@ interface ClaimRow {
  * needs (the endpoint, and the record it sends), in one statement: an attempt reads nothing more.
  */
 export async function claimDeliveries(db: Db, holder: string, now: Date, max: number, leaseMs = LEASE_MS): Promise<Claimed[]> {
+  const rows = await db.$queryRaw<ClaimRow[]>(claimSql(holder, now, max, leaseMs));
+  return rows.map((r) => ({
+    id: r.id,
+    webhookId: r.webhook_id,
+    eventId: r.event_id,
+    attempts: r.attempts,
+    windowStart: r.window_start,
+    hook: { url: r.url, secret: r.secret, previousSecret: r.previous_secret, previousSecretUntil: r.previous_secret_until },
+    body: deliveryBody(r),
+  }));
+}
+
+/**
+ * The claim's statement (exported for the plan test): a candidate is due when no earlier record of
+ * its endpoint and entry is pending; the plan reads pending deliveries only, so an entry's
+ * finished ones (thousands, for a file replaced all day) are never read again.
+ */
+export function claimSql(holder: string, now: Date, max: number, leaseMs = LEASE_MS) {
   const until = new Date(now.getTime() + leaseMs);
-  const rows = await db.$queryRaw<ClaimRow[]>`
+  return Prisma.sql`
     WITH c AS (
       UPDATE webhook_deliveries SET lease_holder = ${holder}::uuid, lease_until = ${until}
        WHERE id IN (
@@ -80,15 +98,6 @@ export async function claimDeliveries(db: Db, holder: string, now: Date, max: nu
            e.file_id::text, e.version, e.data, e.request_id, e.prev_hash, e.hash
       FROM c JOIN webhooks w ON w.id = c.webhook_id
       LEFT JOIN events e ON c.payload IS NULL AND e.id = c.event_id`;
-  return rows.map((r) => ({
-    id: r.id,
-    webhookId: r.webhook_id,
-    eventId: r.event_id,
-    attempts: r.attempts,
-    windowStart: r.window_start,
-    hook: { url: r.url, secret: r.secret, previousSecret: r.previous_secret, previousSecretUntil: r.previous_secret_until },
-    body: deliveryBody(r),
-  }));
 }
 
 /** The bytes a delivery sends: the record as GET /silo/v1/events shows it, or a test message. */

@@ -1,0 +1,56 @@
+// The claim's cost does not grow with an entry's finished deliveries (deliver.ts, claimSql): a file
+// replaced all day gives its entry thousands of succeeded deliveries, and a plan that read them
+// for the "no earlier record of this entry pending" test would make every claim slower than the last.
+// Statistics as the embedded database has them (it has no autovacuum): none.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ACTOR } from '../testing/actor';
+import { testDatabases, testWorld, type TestWorld } from '../testing/database';
+import { createTestOwner } from '../testing/owner';
+import { createWebhook, type WebhookSettings } from './create-webhook';
+import { claimDeliveries, claimSql } from './deliver';
+import { secretBox } from './secret-box';
+
+const settings: WebhookSettings = { rules: { allowHttp: true, allowPrivate: true }, box: secretBox('k'.repeat(40)) };
+
+describe.each(testDatabases())('the webhook claim on %s', (database) => {
+  let w: TestWorld;
+  beforeAll(async () => {
+    w = await testWorld({ database });
+  });
+  afterAll(() => w?.close());
+
+  it("reads only pending deliveries to decide an entry's next, however many have finished", async () => {
+    const db = w.db.prisma;
+    const chain = { ownerId: (await createTestOwner(db, 'Busy entry')).id, sandbox: false };
+    const hook = await createWebhook({
+      db,
+      target: chain,
+      input: { url: 'http://127.0.0.1:9/hook', types: ['*'], description: '' },
+      actor: TEST_ACTOR,
+      settings,
+    });
+    const entry = randomUUID();
+    const finished = 20_000;
+    // An entry whose file was replaced all day: its records delivered, then two pending.
+    await db.$executeRaw`
+      INSERT INTO webhook_deliveries (id, webhook_id, event_id, seq, entry_id, state, attempts, created_at, window_start, next_attempt_at, finished_at)
+      SELECT gen_random_uuid(), ${hook.id}::uuid, gen_random_uuid(), g, ${entry}::uuid,
+             CASE WHEN g <= ${finished} THEN 'succeeded' ELSE 'pending' END, 1, now(), now(), now(),
+             CASE WHEN g <= ${finished} THEN now() END
+        FROM generate_series(1, ${finished + 2}) g`;
+    const now = new Date(Date.now() + 1000);
+    const rows = await db.$queryRaw<{ 'QUERY PLAN': string }[]>`EXPLAIN (ANALYZE, FORMAT TEXT) ${claimSql(randomUUID(), now, 16)}`;
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    // No node of the plan read the finished deliveries: every row count stays small.
+    const counts = [...plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map((m) => Number(m[1]) * Number(m[2]));
+    expect(Math.max(...counts), plan).toBeLessThan(100);
+    await db.$executeRaw`UPDATE webhook_deliveries SET lease_holder = NULL, lease_until = NULL WHERE webhook_id = ${hook.id}::uuid`;
+    // And the claim itself: the entry's first pending record, not the one after it.
+    const claimed = await claimDeliveries(db, randomUUID(), now, 16);
+    expect(claimed.map((c) => c.webhookId)).toEqual([hook.id]);
+    const [row] = await db.webhookDelivery.findMany({ where: { id: claimed[0].id } });
+    expect(Number(row.seq)).toBe(finished + 1);
+    await db.webhook.delete({ where: { id: hook.id } });
+  });
+});
