@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { ApiError, notFound } from '../errors';
 import { appendEvent } from '../events/append-event';
 import type { EventActor } from '../events/catalogue';
+import { refusedByDatabase } from '../silo/retention/delete-guard';
 
 export interface DeleteOwnerOptions {
   db: Db;
@@ -24,39 +25,41 @@ interface Held {
 }
 
 export async function deleteOwner({ db, id, actor, bypassGovernance }: DeleteOwnerOptions): Promise<void> {
-  const refusal = await db.$transaction(async (tx): Promise<ApiError | undefined> => {
-    const [owner] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM owners WHERE id = ${id}::uuid FOR UPDATE`;
-    if (!owner) throw notFound('Owner not found');
-    // Slots, then entries, as a file delete and a legal hold take them (lib/silo/files/lock-slot.ts).
-    await tx.$queryRaw`
+  const refusal = await db
+    .$transaction(async (tx): Promise<ApiError | undefined> => {
+      const [owner] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM owners WHERE id = ${id}::uuid FOR UPDATE`;
+      if (!owner) throw notFound('Owner not found');
+      // Slots, then entries, as a file delete and a legal hold take them (lib/silo/files/lock-slot.ts).
+      await tx.$queryRaw`
       SELECT 1 FROM file_slots s JOIN entries e ON e.id = s.entry_id WHERE e.owner_id = ${id}::uuid ORDER BY s.id FOR UPDATE OF s`;
-    await tx.$queryRaw`SELECT 1 FROM entries WHERE owner_id = ${id}::uuid ORDER BY id FOR UPDATE`;
-    const [held] = await tx.$queryRaw<Held[]>`
+      await tx.$queryRaw`SELECT 1 FROM entries WHERE owner_id = ${id}::uuid ORDER BY id FOR UPDATE`;
+      const [held] = await tx.$queryRaw<Held[]>`
       SELECT (SELECT count(*)::int FROM entries WHERE owner_id = ${id}::uuid AND legal_hold) AS holds,
         max(f.retain_until) FILTER (WHERE f.retention_mode = 'compliance') AS compliance,
         max(f.retain_until) FILTER (WHERE f.retention_mode IS DISTINCT FROM 'compliance') AS governance
       FROM files f JOIN entries e ON e.id = f.entry_id
       WHERE e.owner_id = ${id}::uuid AND f.stored AND f.retain_until > now()`;
-    const until = held.compliance ?? (bypassGovernance ? null : held.governance);
-    const refuse = async (error: ApiError, data: Record<string, unknown>) => {
-      await appendEvent(tx, { type: 'workspace.delete_refused', ownerId: id, sandbox: false, actor, data });
-      return error;
-    };
-    if (held.holds)
-      return refuse(new ApiError('legal_hold', `${held.holds} entries of the workspace are under a legal hold`), {
-        reason: 'legal_hold',
-        entries: held.holds,
-      });
-    if (until) {
-      const mode = held.compliance ? 'compliance' : 'governance';
-      return refuse(new ApiError('retained', `The workspace holds versions retained until ${until.toISOString()} (${mode} retention)`), {
-        reason: 'retained',
-        retain_until: until.toISOString(),
-        mode,
-      });
-    }
-    await tx.$executeRaw`DELETE FROM owners WHERE id = ${id}::uuid`;
-    return undefined;
-  });
+      const until = held.compliance ?? (bypassGovernance ? null : held.governance);
+      const refuse = async (error: ApiError, data: Record<string, unknown>) => {
+        await appendEvent(tx, { type: 'workspace.delete_refused', ownerId: id, sandbox: false, actor, data });
+        return error;
+      };
+      if (held.holds)
+        return refuse(new ApiError('legal_hold', `${held.holds} entries of the workspace are under a legal hold`), {
+          reason: 'legal_hold',
+          entries: held.holds,
+        });
+      if (until) {
+        const mode = held.compliance ? 'compliance' : 'governance';
+        return refuse(new ApiError('retained', `The workspace holds versions retained until ${until.toISOString()} (${mode} retention)`), {
+          reason: 'retained',
+          retain_until: until.toISOString(),
+          mode,
+        });
+      }
+      await tx.$executeRaw`DELETE FROM owners WHERE id = ${id}::uuid`;
+      return undefined;
+    })
+    .catch(refusedByDatabase);
   if (refusal) throw refusal;
 }
