@@ -20,7 +20,7 @@ import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
 import { makeCurrent } from './replace-file';
-import { lockVersionBlob } from '../retention/blob-locks';
+import { lockVersionBlob, placementLock } from '../retention/blob-locks';
 import { assertLeaseHeld, isLeaseLost, LeaseLost, renewUploadLease, uploadBusyNow, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
 
@@ -117,6 +117,8 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     throw new ApiError('checksum_mismatch', `The bytes have sha256 ${got.hash}; the placeholder says ${f.hash}`);
   }
   const facts = reader?.result();
+  // A retained version's bytes are placed locked (a store with locks), and it keeps at least that.
+  const lock = await placementLock(o.db, o.store, f);
   await keepLease(o, lease);
   // The completion is fenced in its transaction, before the held copy is placed: the lease must
   // still be this generation's, under the file's row lock, which a takeover must share first.
@@ -126,10 +128,11 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     { uploadId: f.id, hash: got.hash, size },
     async (tx) => {
       // The version is the placeholder author's: whoever holds its url sends the bytes they named.
-      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? null }, facts);
+      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? null }, facts, lock);
       return tx.file.findUniqueOrThrow({ where: { id: f.id } });
     },
     (tx) => lockForCompletion(tx, f, lease),
+    { lock },
   );
   await lockVersionBlob(o.db, o.store, file);
   return { kind: 'stored', file: reader ? file : await withStoredFacts(o, file) };
