@@ -39,6 +39,12 @@ export interface ReceiveOptions {
    * (a part added, the copy started over) and throws when the lease is gone.
    */
   lease?: HeldLease;
+  /**
+   * The lock the blob will be placed with, when it is known before its bytes arrive (a store with
+   * locks). A store that stages the upload at the blob's own key (S3 with expectedHash: a multipart
+   * upload completed there) creates it locked: no later request of that placement can carry a lock.
+   */
+  lock?: BlobLock;
 }
 
 export interface HeldLease {

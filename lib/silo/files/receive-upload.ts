@@ -99,8 +99,11 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
   const start = range?.start ?? 0;
   const reader = start === 0 ? new InvoiceFactsReader(f.mime) : null;
   const source = reader ? tappedForFacts(whileLeased(o.source, lease), reader) : whileLeased(o.source, lease);
+  // A retained version's bytes are placed locked (a store with locks): known now, they are created
+  // locked where the store stages them at the blob's own key; the version keeps at least that.
+  const lock = await placementLock(o.db, o.store, f);
   const got = await o.store
-    .receive(f.id, source, { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash, lease: fence })
+    .receive(f.id, source, { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash, lease: fence, lock })
     .catch(async (err) => {
       // Too many bytes: the store kept what was held before this request (item 10 of issue 9).
       if (isBlobTooLarge(err)) throw tooLarge(limit, size);
@@ -117,8 +120,6 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     throw new ApiError('checksum_mismatch', `The bytes have sha256 ${got.hash}; the placeholder says ${f.hash}`);
   }
   const facts = reader?.result();
-  // A retained version's bytes are placed locked (a store with locks), and it keeps at least that.
-  const lock = await placementLock(o.db, o.store, f);
   await keepLease(o, lease);
   // The completion is fenced in its transaction, before the held copy is placed: the lease must
   // still be this generation's, under the file's row lock, which a takeover must share first.

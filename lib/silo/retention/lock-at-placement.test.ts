@@ -51,7 +51,7 @@ describe.each(testDatabases())('S3 Object Lock at placement (%s)', (database) =>
   const locks = (r: SentRequest | undefined) => Object.fromEntries(LOCK_HEADERS.flatMap((h) => (r?.headers[h] ? [[h, r.headers[h]]] : [])));
 
   /** The files store the server has (the database's small blobs in front) over S3, its requests seen at the seam. */
-  function open(objectLock?: ObjectLockSetting): { store: DatabaseStore; seam: ClientSeam } {
+  function open(objectLock?: ObjectLockSetting, partSize?: number): { store: DatabaseStore; seam: ClientSeam } {
     const client = s3.client();
     const seam = clientSeam(client);
     // What s3rver does not implement: retention and legal-hold calls succeed, and a blob placed
@@ -60,7 +60,9 @@ describe.each(testDatabases())('S3 Object Lock at placement (%s)', (database) =>
     seam.answer(
       (r) => r.method === 'HEAD' && r.path.startsWith(`/${bucket}/sha256/`),
       (r) => {
-        const placed = [...seam.sent].reverse().find((p) => p.path === r.path && p.method === 'PUT' && locks(p)['x-amz-object-lock-mode']);
+        const placed = [...seam.sent]
+          .reverse()
+          .find((p) => p.path === r.path && (p.method === 'PUT' || asks(p, 'uploads')) && locks(p)['x-amz-object-lock-mode']);
         if (!placed) return undefined as unknown as Reply; // not placed locked: s3rver answers
         return {
           status: 200,
@@ -74,7 +76,7 @@ describe.each(testDatabases())('S3 Object Lock at placement (%s)', (database) =>
         };
       },
     );
-    const inner = new S3Store({ client, bucket, objectLock });
+    const inner = new S3Store({ client, bucket, objectLock, partSize });
     return { store: new DatabaseStore(db(), inner, { keepUpTo: 0 }), seam };
   }
   const sizes = new Map<string, string>();
@@ -161,6 +163,26 @@ describe.each(testDatabases())('S3 Object Lock at placement (%s)', (database) =>
       'x-amz-object-lock-mode': 'GOVERNANCE',
       'x-amz-object-lock-retain-until-date': (stored.retainUntil as Date).toISOString().replace('.000Z', 'Z'),
     });
+    expect(retentionCalls(seam)).toEqual([]);
+  });
+
+  it('a multipart upload staged at the blob itself is created locked (CreateMultipartUpload): nothing to set after it completes', async () => {
+    const MiB = 1024 * 1024;
+    const { store, seam } = open('compliance', 5 * MiB);
+    const entryId = await entryWithRule({ years: 10, from: 'end_of_year', mode: 'compliance' });
+    const bytes = Buffer.alloc(6 * MiB, randomUUID());
+    sizes.set(blobPath(sha256(bytes)), String(bytes.length));
+    const input = parse({ name: 'scan.pdf', mime: 'application/pdf', size: bytes.length, sha256: sha256(bytes) });
+    const { file: placeholder } = await createFile({ db: db(), store, scope, entryId, input, limits: TEST_FILE_LIMITS });
+    expect((await receiveUpload({ db: db(), store, file: placeholder, source: [bytes], contentRange: null })).kind).toBe('stored');
+    const stored = await db().file.findUniqueOrThrow({ where: { id: placeholder.id } });
+    const calls = onBlob(seam, stored.hash);
+    const created = calls.find((r) => asks(r, 'uploads'));
+    expect(locks(created)).toEqual({
+      'x-amz-object-lock-mode': 'COMPLIANCE',
+      'x-amz-object-lock-retain-until-date': (stored.retainUntil as Date).toISOString().replace('.000Z', 'Z'),
+    });
+    expect(calls.some((r) => r.method === 'POST' && 'uploadId' in r.query)).toBe(true); // CompleteMultipartUpload
     expect(retentionCalls(seam)).toEqual([]);
   });
 
