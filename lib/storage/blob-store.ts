@@ -63,12 +63,6 @@ export interface BlobInfo {
   modifiedAt: Date;
 }
 
-export interface BlobLock {
-  mode: 'governance' | 'compliance' | null;
-  retainUntil: Date | null;
-  legalHold: boolean;
-}
-
 export interface BlobStore {
   readonly kind: string;
   /**
@@ -115,8 +109,6 @@ export interface BlobStore {
   claim(databaseId: string): Promise<void>;
   /** Proves the store can be written, read and cleaned (readiness check). */
   check(): Promise<void>;
-  /** Sets or extends (never shortens) the lock of a stored blob; stores without locks leave it out. */
-  lock?(hash: string, lock: BlobLock): Promise<void>;
 }
 
 /** What a stored blob's versions ask of its store (docs/api.md, Retention): the latest date over them, and any hold. */
