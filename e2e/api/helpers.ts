@@ -1,5 +1,5 @@
 // Small helpers for the API suite: hashing, entry creation, error-shape assertions.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { APIRequestContext, APIResponse, PlaywrightWorkerArgs } from '@playwright/test';
 import { bearer, expect } from '../fixtures';
 
@@ -41,4 +41,23 @@ export async function signIn(playwright: PlaywrightWorkerArgs['playwright'], bas
   expect([200, 302]).toContain(res.status());
   expect((await (await ctx.get('/api/auth/session')).json())?.user?.email).toBe(email);
   return ctx;
+}
+
+/** A console user made by the admin key: an administrator, or a member of `owner_ids`. */
+export async function newUser(admin: APIRequestContext, data: { admin?: boolean; owner_ids?: string[] }) {
+  const email = `u-${randomUUID().slice(0, 8)}@example.com`;
+  const res = await admin.post('/admin/v1/users', { data: { email, name: 'U', password: 'a console password', ...data } });
+  expect(res.status(), await res.text()).toBe(201);
+  return { email, password: 'a console password' };
+}
+
+/** An enrollment token of a new untrusted app for `ownerId`'s live environment. */
+export async function enrollmentToken(admin: APIRequestContext, request: APIRequestContext, ownerId: string) {
+  const app = await (await admin.post('/admin/v1/apps', { data: { name: 'Invoicer', trusted: false } })).json();
+  expect((await admin.post('/admin/v1/enrollments', { data: { app_id: app.id, owner_id: ownerId } })).status()).toBe(201);
+  const auth = await request.post('/access/v1/enrollment/authorize', {
+    data: { client_id: app.client_id, client_secret: app.client_secret, owner_id: ownerId },
+  });
+  expect(auth.status(), await auth.text()).toBe(200);
+  return (await auth.json()).token as string;
 }

@@ -2,30 +2,11 @@
 // console users manage them, enrollment tokens only read), each version's retention and hold on
 // its record, 409 retained / legal_hold with the refusal on the record, governance overridden by
 // an administrator or the admin key with the header, compliance by no one, ?retention=expired.
-import { randomUUID } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
 import { bearer, expect, test } from '../fixtures';
-import { b64, createEntry, expectError, inlineFile, signIn } from './helpers';
+import { b64, createEntry, enrollmentToken, expectError, inlineFile, newUser, signIn } from './helpers';
 
 const BYPASS = { 'X-Silo-Bypass-Governance-Retention': 'true' };
 const inYears = (n: number) => new Date(Date.now() + n * 365 * 86_400_000).toISOString();
-
-async function newUser(admin: APIRequestContext, data: { admin?: boolean; owner_ids?: string[] }) {
-  const email = `r-${randomUUID().slice(0, 8)}@example.com`;
-  const res = await admin.post('/admin/v1/users', { data: { email, name: 'R', password: 'retention password', ...data } });
-  expect(res.status(), await res.text()).toBe(201);
-  return { email, password: 'retention password' };
-}
-
-async function enrollmentToken(admin: APIRequestContext, request: APIRequestContext, ownerId: string) {
-  const app = await (await admin.post('/admin/v1/apps', { data: { name: 'Invoicer', trusted: false } })).json();
-  expect((await admin.post('/admin/v1/enrollments', { data: { app_id: app.id, owner_id: ownerId } })).status()).toBe(201);
-  const auth = await request.post('/access/v1/enrollment/authorize', {
-    data: { client_id: app.client_id, client_secret: app.client_secret, owner_id: ownerId },
-  });
-  expect(auth.status(), await auth.text()).toBe(200);
-  return (await auth.json()).token as string;
-}
 
 test('rules: keys and members manage them, tokens read, limits ±1 answer 422, each change is recorded', async ({
   request,

@@ -52,6 +52,25 @@ export function isRecordGone(err: unknown): boolean {
 }
 
 /**
+ * A retention trigger refused the statement (migrations retention and legal_hold_guard, SQLSTATE
+ * 42501): `legal_hold` or `retained` (compliance), as the API's own refusal names it. The API
+ * refuses first; this answers a race past its guard with the same 409 instead of a 500.
+ */
+export function retentionRefusal(err: unknown): 'legal_hold' | 'retained' | undefined {
+  const e = err as { meta?: { driverAdapterError?: { cause?: AdapterCause & { originalCode?: string } } }; message?: unknown };
+  const cause = e?.meta?.driverAdapterError?.cause;
+  const text =
+    cause?.originalCode === '42501'
+      ? (cause.originalMessage ?? '')
+      : typeof e?.message === 'string' && / 42501\b|`42501`/.test(e.message)
+        ? e.message
+        : '';
+  if (/ under a legal hold: /.test(text)) return 'legal_hold';
+  if (/ under compliance retention until /.test(text)) return 'retained';
+  return undefined;
+}
+
+/**
  * The name PostgreSQL gave the violated constraint: the pg driver passes it on; PGlite's adapter
  * passes only the columns, but PostgreSQL's message names it (`… unique constraint "name"`).
  */

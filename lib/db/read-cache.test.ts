@@ -148,7 +148,8 @@ describe('the embedded database', () => {
   /**
    * Triggers that write no table a cached read reads: the event log's refusals (append-only), and the
    * one that keeps a deleted workspace's final heads in deleted_chains (migration event_log); the
-   * retention triggers on files (migration retention: they set the row's own columns or refuse).
+   * retention triggers on files (migration retention: they set the row's own columns or refuse) and
+   * the legal hold's on entries and files (migration legal_hold_guard: they refuse).
    */
   const WRITE_NOTHING_CACHED = [
     'events_append_only',
@@ -163,6 +164,9 @@ describe('the embedded database', () => {
     'version_retention',
     'compliance_retained',
     'compliance_no_truncate',
+    'legal_hold_entry',
+    'legal_hold_file',
+    'legal_hold_no_truncate',
   ];
 
   it('knows every table a trigger writes', async () => {

@@ -46,7 +46,7 @@ export const EVENT_TYPES = {
   'workspace.delete_refused':
     'A delete of the workspace was refused: a version under retention, or an entry under a legal hold (live chain). data: {reason, retain_until?, mode?, entries?}',
   'retention.bypassed':
-    "Governance retention was overridden by an administrator (X-Silo-Bypass-Governance-Retention: true); the delete's own record follows. data: {versions: [{id, retain_until}]}",
+    "Governance retention was overridden by an administrator (X-Silo-Bypass-Governance-Retention: true); the delete's own record follows. data: {versions: [{id, retain_until}]}; a workspace's delete (live chain, its last record, kept in GET /admin/v1/deleted-chains): {workspace: {id, name}, version_count, retain_until}",
   'legal_hold.set': 'A legal hold was put on the entry: nothing in it may be deleted. data: {reason}',
   'legal_hold.cleared': "The entry's legal hold was lifted. data: {reason}",
 } as const;

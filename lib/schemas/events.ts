@@ -1,7 +1,7 @@
 // The event log's records and queries (docs/api.md, Events): the one source of their validation,
 // types and OpenAPI.
 import { z } from 'zod';
-import { built, listQuery, recordId, uuid } from './common';
+import { built, listOf, listQuery, recordId, uuid } from './common';
 import { EVENT_TYPES } from './event-types';
 
 export { EVENT_TYPES };
@@ -131,3 +131,37 @@ export const ChainVerdict = z
     reason: z.string().optional(),
   })
   .meta({ id: 'ChainVerdict', description: "The caller's chain recomputed from its first record" });
+
+/** GET /admin/v1/deleted-chains: `?owner_id=` narrows it to one deleted workspace. */
+export const deletedChainsQuery = built((maxLimit: number) =>
+  listQuery(maxLimit).extend({
+    owner_id: uuid.optional().meta({ description: 'Only this deleted workspace' }),
+  }),
+);
+
+export const DeletedChain = z
+  .object({
+    chain: z.string().meta({ description: '<workspace id>/live or /sandbox', example: '0b9d4a52-5c1e-4f4e-9d3a-6a2f0c1b7e21/live' }),
+    sandbox: z.boolean(),
+    seq: z.number().int().min(1).meta({ description: "The chain's last seq", example: 42 }),
+    hash: HASH.meta({ description: "The chain's last record's hash" }),
+    final_record: EventRecord.nullable().meta({
+      description:
+        "The chain's last record as GET /silo/v1/events showed it (an override's retention.bypassed, when the delete let governance-retained versions go); null for a chain deleted before it was kept",
+    }),
+    verified: z.boolean().nullable().meta({
+      description:
+        "final_record's hash recomputed (RFC 8785) equals its hash, and that is the chain's last hash at seq; null: no record kept",
+    }),
+  })
+  .meta({ id: 'DeletedChain' });
+
+export const DeletedWorkspace = z
+  .object({
+    owner_id: recordId,
+    deleted_at: z.string().meta({ format: 'date-time', example: '2026-11-26T12:00:00.000Z' }),
+    chains: z.array(DeletedChain),
+  })
+  .meta({ id: 'DeletedWorkspace', description: "A deleted workspace's chains: each one's final head and last record, kept" });
+
+export const DeletedWorkspaceList = listOf(DeletedWorkspace, 'DeletedWorkspaceList');

@@ -39,6 +39,12 @@ export interface ReceiveOptions {
    * (a part added, the copy started over) and throws when the lease is gone.
    */
   lease?: HeldLease;
+  /**
+   * The lock the blob will be placed with, when it is known before its bytes arrive (a store with
+   * locks). A store that stages the upload at the blob's own key (S3 with expectedHash: a multipart
+   * upload completed there) creates it locked: no later request of that placement can carry a lock.
+   */
+  lock?: BlobLock;
 }
 
 export interface HeldLease {
@@ -55,12 +61,6 @@ export interface BlobInfo {
   hash: string;
   size: number;
   modifiedAt: Date;
-}
-
-export interface BlobLock {
-  mode: 'governance' | 'compliance' | null;
-  retainUntil: Date | null;
-  legalHold: boolean;
 }
 
 export interface BlobStore {
@@ -109,8 +109,6 @@ export interface BlobStore {
   claim(databaseId: string): Promise<void>;
   /** Proves the store can be written, read and cleaned (readiness check). */
   check(): Promise<void>;
-  /** Sets or extends (never shortens) the lock of a stored blob; stores without locks leave it out. */
-  lock?(hash: string, lock: BlobLock): Promise<void>;
 }
 
 /** What a stored blob's versions ask of its store (docs/api.md, Retention): the latest date over them, and any hold. */

@@ -141,6 +141,27 @@ describe('placing a blob under Object Lock', () => {
     expect(lockHeaders(placing(sha(bytes), 'CopyObject'))['x-amz-object-lock-mode']).toBe('COMPLIANCE');
   });
 
+  it("receive with the lock known: a multipart upload at the blob's key is created locked, one staged elsewhere is not", async () => {
+    const store = open('compliance', 5 * MiB);
+    seam.answer((r) => asks(r, 'retention') || asks(r, 'legal-hold'), { status: 200 });
+    const direct = Buffer.alloc(6 * MiB, 11);
+    await store.receive('k', [direct], { offset: 0, maxBytes: direct.length, expectedHash: sha(direct), lock: retained('compliance') });
+    const created = seam.sent.find((r) => r.path === key(sha(direct)) && asks(r, 'uploads'));
+    expect(lockHeaders(created)).toEqual({
+      'x-amz-object-lock-mode': 'COMPLIANCE',
+      'x-amz-object-lock-retain-until-date': '2035-12-31T00:00:00Z',
+    });
+    // staged under held/ (no hash known): the staging object is no blob, so it is created unlocked; its CopyObject locks
+    const staged = Buffer.alloc(6 * MiB, 12);
+    await store.receive('g', [staged], { offset: 0, maxBytes: staged.length, lock: retained('compliance') });
+    for (const r of seam.sent.filter((r) => asks(r, 'uploads') && r.path !== key(sha(direct)))) expect(lockHeaders(r)).toEqual({});
+    // without S3_OBJECT_LOCK the lock is not sent at all
+    const plain = open(undefined, 5 * MiB);
+    const bytes = Buffer.alloc(6 * MiB, 13);
+    await plain.receive('p', [bytes], { offset: 0, maxBytes: bytes.length, expectedHash: sha(bytes), lock: retained('compliance') });
+    expect(lockHeaders(seam.sent.find((r) => asks(r, 'uploads')))).toEqual({});
+  });
+
   it('commitHeld: a multipart upload completed straight to the blob (created before its lock was known) is locked right after', async () => {
     const store = open('compliance', 5 * MiB);
     seam.answer((r) => asks(r, 'retention') || asks(r, 'legal-hold'), { status: 200 });

@@ -69,7 +69,7 @@ export class S3Store implements BlobStore {
 
   receive(uploadId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReceiveOptions): Promise<Received> {
     heldPrefix(uploadId); // validates the id before any request
-    return receiveHeld(this.bucket, this.settings, uploadId, source, opts);
+    return receiveHeld(this.bucket, this.settings, uploadId, source, opts, this.lockParams(opts));
   }
 
   adoptHeld(uploadId: string, generation: number): Promise<number> {

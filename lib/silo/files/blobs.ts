@@ -7,7 +7,7 @@
 import type { Db } from '../../db/client';
 import { Prisma } from '../../db/generated/client';
 import { log } from '../../log';
-import { isBlobLocked, type BlobStore } from '../../storage/blob-store';
+import { isBlobLocked, type BlobStore, type PlaceOptions } from '../../storage/blob-store';
 import { storeIn } from '../../storage/database-store';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -28,7 +28,8 @@ const lockAndRecord = (tx: Tx, blob: { hash: string; size: number }) => tx.$exec
 /**
  * Commits the held copy `uploadId` as blob `hash` and runs `refer` (which makes a stored file point
  * at it) in one transaction. `guard`, when given, runs in it before the copy is placed (an upload's
- * lease check: a holder that lost its lease must not place what its successor holds).
+ * lease check: a holder that lost its lease must not place what its successor holds); `place.lock`
+ * goes with the placement (S3 Object Lock: on the CopyObject or PutObject that places it).
  */
 export async function withPlacedBlob<T>(
   db: Db,
@@ -36,12 +37,14 @@ export async function withPlacedBlob<T>(
   blob: { uploadId: string; hash: string; size: number },
   refer: (tx: Tx) => Promise<T>,
   guard?: (tx: Tx) => Promise<void>,
+  /** the lock to place it with (a store with locks: S3 Object Lock) */
+  place?: PlaceOptions,
 ): Promise<T> {
   try {
     return await db.$transaction(async (tx) => {
       await lockAndRecord(tx, blob);
       await guard?.(tx);
-      await store.commitHeld(blob.uploadId, blob.hash);
+      await store.commitHeld(blob.uploadId, blob.hash, place);
       return refer(tx);
     }, TX);
   } catch (err) {

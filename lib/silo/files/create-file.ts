@@ -8,7 +8,7 @@ import type { Entry, File } from '../../db/generated/client';
 import { ApiError, isApiError, notFound } from '../../errors';
 import { must } from '../../must';
 import type { Scope } from '../../db/scope';
-import type { BlobStore } from '../../storage/blob-store';
+import type { BlobLock, BlobStore } from '../../storage/blob-store';
 import type { CreatedBy, FileInput, FileLimits } from '../../schemas/files';
 import { findEntry } from '../find-entry';
 import { UNIQUE, isForeignKeyViolation, isUniqueViolation, sameJson } from '../../db/db-errors';
@@ -20,7 +20,7 @@ import { lockForCompletion } from './complete-placeholder';
 import type { MadeVersion } from './slot-history';
 import { withUploadLease } from './upload-lock';
 import { askedRetention } from '../retention/version-retention';
-import { lockVersionBlob } from '../retention/blob-locks';
+import { lockVersionBlob, placementLock, retentionFloor } from '../retention/blob-locks';
 
 export interface CreateFileOptions {
   db: Db;
@@ -168,13 +168,22 @@ async function storeSmallInline(o: Creating, entry: Entry, id: string, content: 
   return { file, made: { slotId: file.slotId, rev: slotRev, version: { ...file, version: must(file.version, 'a stored version') } } };
 }
 
-/** Larger inline bytes: put in the blob store, then recorded with the version (placeInline). */
+/**
+ * Larger inline bytes: put in the blob store (locked, on a store with locks, when the version is
+ * retained: placementLock), then recorded with the version (placeInline), which keeps at least that.
+ */
 async function storeLargeInline(o: Creating, entry: Entry, id: string, content: InlineContent): Promise<Omit<CreatedFile, 'created'>> {
-  const row = newRow(o, entry, id, content);
-  const file = await placeInline(o, content, async (tx) => {
-    const { slotRev: _, ...file } = await insertCurrent(tx, row, versionEvent(o, entry));
-    return file;
-  });
+  const lock = await placementLock(o.db, o.store, { entryId: entry.id, category: o.input.category, ...o.retention });
+  const row = newRow({ ...o, retention: retentionFloor(lock, o.retention) }, entry, id, content);
+  const file = await placeInline(
+    o,
+    content,
+    async (tx) => {
+      const { slotRev: _, ...file } = await insertCurrent(tx, row, versionEvent(o, entry));
+      return file;
+    },
+    lock,
+  );
   return { file };
 }
 
@@ -185,12 +194,17 @@ async function storeLargeInline(o: Creating, entry: Entry, id: string, content: 
  * already (the store keeps one copy): skipping the write would let any workspace time whether
  * another holds given bytes (SECURITY.md, dedup-timing.test.ts).
  */
-async function placeInline(o: CreateFileOptions, content: InlineContent, refer: Parameters<typeof withPlacedBlob<File>>[3]): Promise<File> {
+async function placeInline(
+  o: CreateFileOptions,
+  content: InlineContent,
+  refer: Parameters<typeof withPlacedBlob<File>>[3],
+  lock?: BlobLock,
+): Promise<File> {
   const blob = { hash: content.hash, size: content.size };
-  await o.store.put(blob.hash, content.bytes);
+  await o.store.put(blob.hash, content.bytes, { lock });
   const file = await withRecordedBlob(o.db, o.store, blob, refer);
   if (file !== false) return file;
-  return holdAndPlace(o, content, (uploadId) => withPlacedBlob(o.db, o.store, { uploadId, ...blob }, refer));
+  return holdAndPlace(o, content, (uploadId) => withPlacedBlob(o.db, o.store, { uploadId, ...blob }, refer, undefined, { lock }));
 }
 
 /** Writes inline bytes to a held copy, as an upload's arrive, and runs `place` on it. */
@@ -249,12 +263,18 @@ async function completeWithInline(o: Creating, f: File, content: InlineContent):
   const facts = readInvoiceFacts(content.bytes, content.mime);
   return withUploadLease(o.db, f.id, INLINE_LEASE_IDLE_MS, async (lease) => {
     if (lease.file.stored) return lease.file;
-    const file = await placeInline(o, content, async (tx) => {
-      await lockForCompletion(tx, f, lease);
-      // The placeholder's author made this version, whoever repeats its request with the bytes.
-      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? o.actor ?? null }, facts);
-      return tx.file.findUniqueOrThrow({ where: { id: f.id } });
-    }).catch(async (err) => {
+    const lock = await placementLock(o.db, o.store, f);
+    const file = await placeInline(
+      o,
+      content,
+      async (tx) => {
+        await lockForCompletion(tx, f, lease);
+        // The placeholder's author made this version, whoever repeats its request with the bytes.
+        await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? o.actor ?? null }, facts, lock);
+        return tx.file.findUniqueOrThrow({ where: { id: f.id } });
+      },
+      lock,
+    ).catch(async (err) => {
       if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id); // deleted meanwhile
       throw err;
     });

@@ -6,7 +6,7 @@ import { log } from '../../log';
 import { appendEvent } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { Prisma } from '../../db/generated/client';
-import { answer, type DeleteRefused, guardDelete } from '../retention/delete-guard';
+import { answer, type DeleteRefused, guardDelete, refusedByDatabase } from '../retention/delete-guard';
 import { freeBlobs } from './blobs';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -37,56 +37,58 @@ interface DeletedRow extends RemovedFile {
 }
 
 export async function deleteFile({ db, store, file, actor, bypassGovernance = false }: DeleteFileOptions): Promise<void> {
-  const outcome = await db.$transaction(async (tx): Promise<RemovedFile[] | DeleteRefused> => {
-    // The slot row first, locked as a completion locks it (complete-placeholder.ts): which file is
-    // current cannot change between reading it and deleting.
-    const [slot] = await tx.$queryRaw<{ id: string; current_id: string | null }[]>`
+  const outcome = await db
+    .$transaction(async (tx): Promise<RemovedFile[] | DeleteRefused> => {
+      // The slot row first, locked as a completion locks it (complete-placeholder.ts): which file is
+      // current cannot change between reading it and deleting.
+      const [slot] = await tx.$queryRaw<{ id: string; current_id: string | null }[]>`
       SELECT id::text, current_id::text FROM file_slots WHERE id = ${file.slotId}::uuid FOR UPDATE`;
-    if (!slot) return [];
-    const whole = slot.current_id === file.id;
-    const refused = await guardDelete(tx, whole ? Prisma.sql`f.slot_id = ${slot.id}::uuid` : Prisma.sql`f.id = ${file.id}::uuid`, {
-      actor: eventActorFor(actor),
-      chain: { ownerId: null },
-      entryId: file.entryId,
-      fileId: file.id,
-      version: file.version,
-      bypassGovernance,
-      refused: 'file.delete_refused',
-    });
-    if (refused) return refused;
-    const rows =
-      slot.current_id === file.id
-        ? await tx.$queryRaw<
-            DeletedRow[]
-          >`DELETE FROM files WHERE slot_id = ${slot.id}::uuid RETURNING id::text, hash, stored, version, name, size`
-        : await tx.$queryRaw<
-            DeletedRow[]
-          >`DELETE FROM files WHERE id = ${file.id}::uuid RETURNING id::text, hash, stored, version, name, size`;
-    await tx.$executeRaw`DELETE FROM file_slots s WHERE s.id = ${slot.id}::uuid AND NOT EXISTS (SELECT 1 FROM files f WHERE f.slot_id = s.id)`;
-    if (rows.length)
-      await appendEvent(tx, {
-        ownerId: null,
-        type: 'file.deleted',
+      if (!slot) return [];
+      const whole = slot.current_id === file.id;
+      const refused = await guardDelete(tx, whole ? Prisma.sql`f.slot_id = ${slot.id}::uuid` : Prisma.sql`f.id = ${file.id}::uuid`, {
         actor: eventActorFor(actor),
+        chain: { ownerId: null },
         entryId: file.entryId,
         fileId: file.id,
         version: file.version,
-        data: {
-          category: file.category,
-          key: file.key,
-          whole: slot.current_id === file.id,
-          versions: rows.map((r) => ({
-            id: r.id,
-            version: r.version,
-            name: r.name,
-            sha256: r.hash,
-            size: Number(r.size),
-            stored: r.stored,
-          })),
-        },
+        bypassGovernance,
+        refused: 'file.delete_refused',
       });
-    return markLeased(tx, rows);
-  });
+      if (refused) return refused;
+      const rows =
+        slot.current_id === file.id
+          ? await tx.$queryRaw<
+              DeletedRow[]
+            >`DELETE FROM files WHERE slot_id = ${slot.id}::uuid RETURNING id::text, hash, stored, version, name, size`
+          : await tx.$queryRaw<
+              DeletedRow[]
+            >`DELETE FROM files WHERE id = ${file.id}::uuid RETURNING id::text, hash, stored, version, name, size`;
+      await tx.$executeRaw`DELETE FROM file_slots s WHERE s.id = ${slot.id}::uuid AND NOT EXISTS (SELECT 1 FROM files f WHERE f.slot_id = s.id)`;
+      if (rows.length)
+        await appendEvent(tx, {
+          ownerId: null,
+          type: 'file.deleted',
+          actor: eventActorFor(actor),
+          entryId: file.entryId,
+          fileId: file.id,
+          version: file.version,
+          data: {
+            category: file.category,
+            key: file.key,
+            whole: slot.current_id === file.id,
+            versions: rows.map((r) => ({
+              id: r.id,
+              version: r.version,
+              name: r.name,
+              sha256: r.hash,
+              size: Number(r.size),
+              stored: r.stored,
+            })),
+          },
+        });
+      return markLeased(tx, rows);
+    })
+    .catch(refusedByDatabase);
   await releaseBytes(db, store, answer(outcome));
 }
 

@@ -20,7 +20,7 @@ import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
 import { makeCurrent } from './replace-file';
-import { lockVersionBlob } from '../retention/blob-locks';
+import { lockVersionBlob, placementLock } from '../retention/blob-locks';
 import { assertLeaseHeld, isLeaseLost, LeaseLost, renewUploadLease, uploadBusyNow, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
 
@@ -99,8 +99,11 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
   const start = range?.start ?? 0;
   const reader = start === 0 ? new InvoiceFactsReader(f.mime) : null;
   const source = reader ? tappedForFacts(whileLeased(o.source, lease), reader) : whileLeased(o.source, lease);
+  // A retained version's bytes are placed locked (a store with locks): known now, they are created
+  // locked where the store stages them at the blob's own key; the version keeps at least that.
+  const lock = await placementLock(o.db, o.store, f);
   const got = await o.store
-    .receive(f.id, source, { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash, lease: fence })
+    .receive(f.id, source, { offset: range?.start ?? 0, maxBytes: limit, expectedHash: f.hash, lease: fence, lock })
     .catch(async (err) => {
       // Too many bytes: the store kept what was held before this request (item 10 of issue 9).
       if (isBlobTooLarge(err)) throw tooLarge(limit, size);
@@ -126,10 +129,11 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     { uploadId: f.id, hash: got.hash, size },
     async (tx) => {
       // The version is the placeholder author's: whoever holds its url sends the bytes they named.
-      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? null }, facts);
+      await makeCurrent(tx, f, { actor: (f.createdBy as CreatedBy | null) ?? null }, facts, lock);
       return tx.file.findUniqueOrThrow({ where: { id: f.id } });
     },
     (tx) => lockForCompletion(tx, f, lease),
+    { lock },
   );
   await lockVersionBlob(o.db, o.store, file);
   return { kind: 'stored', file: reader ? file : await withStoredFacts(o, file) };

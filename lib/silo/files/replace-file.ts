@@ -11,6 +11,7 @@ import { Prisma, type File } from '../../db/generated/client';
 import { type AlsoEvent, appendEventSql, type EventChain, fileEventData } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
 import type { InvoiceFacts } from '../../invoices/read-facts';
+import type { BlobLock } from '../../storage/blob-store';
 import { hashLock } from './blobs';
 import { FACT_COLUMN_NAMES, factColumns, factValuesSql, setFactsSql } from './file-facts';
 
@@ -60,10 +61,16 @@ export async function makeCurrent(
   file: { id: string; slotId: string },
   event: VersionEvent,
   facts?: InvoiceFacts | null,
+  /** the lock its bytes were placed with (blob-locks.ts, placementLock): the version keeps at least that */
+  placed?: BlobLock,
 ): Promise<void> {
   const setFacts = facts === undefined ? Prisma.empty : Prisma.sql`, ${setFactsSql(facts)}`;
+  const setFloor = placed?.retainUntil
+    ? Prisma.sql`, retain_until = greatest(retain_until, ${placed.retainUntil}::timestamptz),
+      retention_mode = CASE WHEN retention_mode = 'compliance' OR ${placed.mode}::text = 'compliance' THEN 'compliance' ELSE 'governance' END`
+    : Prisma.empty;
   const marked = await tx.$executeRaw`
-    UPDATE files SET stored = true, stored_at = now(), upload_expires_at = NULL ${setFacts} WHERE id = ${file.id}::uuid AND stored = false`;
+    UPDATE files SET stored = true, stored_at = now(), upload_expires_at = NULL ${setFacts} ${setFloor} WHERE id = ${file.id}::uuid AND stored = false`;
   if (marked !== 1) throw new AlreadyStored();
   const rows = await tx.$queryRaw<{ seq: number }[]>`
     UPDATE file_slots SET seq = seq + 1, current_id = ${file.id}::uuid WHERE id = ${file.slotId}::uuid RETURNING seq`;

@@ -1,8 +1,11 @@
-// The store seam of retention: after a retained version commits, or a version's retention or hold
+// The store seam of retention: a version whose retention is known before its bytes are placed (an
+// inline create, an upload completing) has its blob placed locked (placementLock → the store's
+// PutObject/CopyObject headers); after a retained version commits, or a version's retention or hold
 // changes, its blob's store lock is set to what the versions sharing the blob ask (the latest date,
 // compliance over governance, any hold). Stores without locks have no `lock` and this does nothing.
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { log } from '../../log';
+import type { RetentionMode } from '../../schemas/retention';
 import type { BlobLock, BlobStore } from '../../storage/blob-store';
 
 /**
@@ -37,3 +40,41 @@ export async function lockVersionBlob(
 ): Promise<void> {
   if (store.lock && f.stored && (f.retainUntil || f.legalHold)) await lockBlobs(db, store, [f.hash]);
 }
+
+/** The retention a version is stored with at least: what its create asked, or the placement lock's floor. */
+export interface RetentionFloor {
+  retainUntil: Date | null;
+  retentionMode: RetentionMode | null;
+}
+
+/**
+ * The lock to place a version's bytes with, before they are placed and the version stored: the
+ * latest date its entry's rules give now (the database's clock and functions, as the trigger of
+ * migration retention will a moment later, which can only give a date as late or later) and what
+ * its create asked; compliance when either is. Undefined: the store has no locks (no query then),
+ * or nothing is retained. No legal hold: a hold lifted before the version commits would leave its
+ * blob held with no row asking it, so a hold is set after the commit, as lockVersionBlob does.
+ * The version is then stored with at least this (retentionFloor), so that no blob is locked longer
+ * than a row says, even when a rule is deleted meanwhile.
+ */
+export async function placementLock(
+  db: Tx,
+  store: BlobStore,
+  version: { entryId: string; category: string; retainUntil: Date | null; retentionMode: string | null },
+): Promise<BlobLock | undefined> {
+  if (!store.lock) return undefined;
+  const [r] = await db.$queryRaw<{ until: Date | null; compliance: boolean | null }[]>`
+    SELECT max("silo_retention_date"(rr."from", rr.years, rr.days, now())) AS until, bool_or(rr.mode = 'compliance') AS compliance
+    FROM entries e JOIN retention_rules rr ON rr.owner_id = e.owner_id AND rr.sandbox = e.sandbox
+      AND (rr.category IS NULL OR rr.category = ${version.category}) AND "silo_folder_covers"(rr.folder, e.folder)
+    WHERE e.id = ${version.entryId}::uuid`;
+  const asked = version.retainUntil;
+  const until = r?.until && (!asked || r.until > asked) ? r.until : asked;
+  if (!until) return undefined;
+  const compliance = (!!r?.until && !!r.compliance) || version.retentionMode === 'compliance';
+  return { mode: compliance ? 'compliance' : 'governance', retainUntil: until, legalHold: false };
+}
+
+/** What a version placed with `lock` is stored with at least. */
+export const retentionFloor = (lock: BlobLock | undefined, asked: RetentionFloor): RetentionFloor =>
+  lock?.retainUntil ? { retainUntil: lock.retainUntil, retentionMode: lock.mode } : asked;

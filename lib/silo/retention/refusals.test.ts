@@ -36,15 +36,15 @@ describe.each(testDatabases())('refusals (%s)', (database) => {
   const sql = (text: string) => w.db.sql.exec(text);
 
   /** An entry with a file of two versions, both `kind` (the earlier one and the current one). */
-  async function made(kind: Kind): Promise<{ entryId: string; earlier: File; current: File }> {
-    const entryId = (await db().entry.create({ data: { id: randomUUID(), ownerId, sandbox: false, name: kind } })).id;
+  async function made(kind: Kind, owner = ownerId): Promise<{ entryId: string; earlier: File; current: File }> {
+    const entryId = (await db().entry.create({ data: { id: randomUUID(), ownerId: owner, sandbox: false, name: kind } })).id;
     const asked = kind === 'governance' || kind === 'compliance' ? { retain_until: FUTURE(), retention_mode: kind } : {};
     const version = async (data: string) =>
       (
         await createFile({
           db: db(),
           store: w.store,
-          scope,
+          scope: { owners: [owner], sandbox: false },
           entryId,
           input: parse({ name: 'inv.xml', data: Buffer.from(`${kind} ${data} ${entryId}`).toString('base64'), ...asked }),
           limits: TEST_FILE_LIMITS,
@@ -144,7 +144,9 @@ describe.each(testDatabases())('refusals (%s)', (database) => {
   });
 
   it('compliance holds against raw SQL: DELETE of the version, its entry or workspace, a shorter or weaker UPDATE, TRUNCATE, replica mode', async () => {
-    const { entryId, current } = await made('compliance');
+    // a workspace of its own: the others here hold entries under a legal hold, refused first (hold-in-database.test.ts)
+    const owner = (await createTestOwner(db(), `compliance-${database}`)).id;
+    const { entryId, current } = await made('compliance', owner);
     const refused = /compliance retention/;
     await expect(sql(`DELETE FROM files WHERE id = '${current.id}'`)).rejects.toThrow(refused);
     await expect(sql(`UPDATE files SET retain_until = retain_until - interval '1 second' WHERE id = '${current.id}'`)).rejects.toThrow(
@@ -154,7 +156,7 @@ describe.each(testDatabases())('refusals (%s)', (database) => {
     await expect(sql(`UPDATE files SET retain_until = NULL, retention_mode = NULL WHERE id = '${current.id}'`)).rejects.toThrow(refused);
     await expect(sql(`UPDATE files SET hash = repeat('0', 64) WHERE id = '${current.id}'`)).rejects.toThrow(refused);
     await expect(sql(`DELETE FROM entries WHERE id = '${entryId}'`)).rejects.toThrow(refused);
-    await expect(sql(`DELETE FROM owners WHERE id = '${ownerId}'`)).rejects.toThrow(refused);
+    await expect(sql(`DELETE FROM owners WHERE id = '${owner}'`)).rejects.toThrow(refused);
     await expect(sql('TRUNCATE files CASCADE')).rejects.toThrow(refused);
     await expect(
       sql(`BEGIN; SET LOCAL session_replication_role = replica; DELETE FROM files WHERE id = '${current.id}'; COMMIT;`),
@@ -165,6 +167,6 @@ describe.each(testDatabases())('refusals (%s)', (database) => {
     const after = await db().file.findUniqueOrThrow({ where: { id: current.id } });
     expect(after.desc).toBe('edited');
     expect(after.retainUntil?.getTime()).toBe((current.retainUntil as Date).getTime() + 86_400_000);
-    expect(await db().owner.count({ where: { id: ownerId } })).toBe(1);
+    expect(await db().owner.count({ where: { id: owner } })).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ import {
 } from '../blob-store';
 import { resumableSha256, type ResumableSha256 } from '../sha256-state';
 import type { Bucket } from './bucket';
+import type { LockParams } from './object-lock';
 import { BLOBS, dropHeldCopy, dropOlderStates, newTailKey, nextPartOf, readState, stagingKey, writeState, type HeldState } from './held';
 
 const MiB = 1024 * 1024;
@@ -34,6 +35,8 @@ export async function receiveHeld(
   id: string,
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   opts: ReceiveOptions,
+  /** the lock headers of a multipart upload created at the blob's own key (opts.lock, under S3_OBJECT_LOCK) */
+  lock?: LockParams,
 ): Promise<Received> {
   const gen = opts.lease?.generation ?? 0;
   await opts.lease?.check();
@@ -42,7 +45,7 @@ export async function receiveHeld(
   // The multipart upload completes straight to the blob's key when the caller knows the hash;
   // it stays invisible there until commitHeld completes it.
   const key = opts.expectedHash && isSha256(opts.expectedHash) ? `${BLOBS}${opts.expectedHash}` : stagingKey(id);
-  const writer = new HeldWriter(bucket, id, begin, key, settings.partsInFlight, opts.lease);
+  const writer = new HeldWriter(bucket, id, begin, key, settings.partsInFlight, opts.lease, key === stagingKey(id) ? undefined : lock);
   await writer.loadTail();
   // yield* hands return() on to the source, so stopping early ends (destroys) it like for-await.
   const chunks = (async function* () {
@@ -115,6 +118,8 @@ class HeldWriter {
     private readonly key: string,
     private readonly partsInFlight: number,
     private readonly lease?: HeldLease,
+    /** created at the blob's key: the lock it completes with (S3 takes none on CompleteMultipartUpload) */
+    private readonly lock?: LockParams,
   ) {
     this.persisted = begin;
     this.nextPart = nextPartOf(begin);
@@ -175,7 +180,7 @@ class HeldWriter {
   private async multipart() {
     let mp = this.persisted.multipart;
     if (!mp) {
-      mp = { key: this.key, id: await this.bucket.createMultipart(this.key) };
+      mp = { key: this.key, id: await this.bucket.createMultipart(this.key, this.lock) };
       this.persisted = { ...this.persisted, multipart: mp };
       await this.write(this.persisted);
     }
