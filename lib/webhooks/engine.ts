@@ -30,7 +30,7 @@ export async function deliverDue(db: Db, settings: WebhookSettings, o: EngineOpt
   const claimed = await claimDeliveries(db, holder, now(), o.concurrency ?? 16, o.leaseMs ?? LEASE_MS);
   await Promise.all(
     claimed.map((d) =>
-      attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs }, d).catch((err) =>
+      attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs }, d).catch((err) =>
         log.error({ err, delivery_id: d.id }, 'webhook attempt failed'),
       ),
     ),
@@ -63,7 +63,7 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
   let wake: (() => void) | undefined;
   let lastSweep = 0;
   const launch = (d: Claimed) => {
-    const p: Promise<void> = attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs }, d)
+    const p: Promise<void> = attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs }, d)
       .then(() => undefined)
       .catch((err) => log.error({ err, delivery_id: d.id }, 'webhook attempt failed'))
       .finally(() => {
