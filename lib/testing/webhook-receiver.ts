@@ -21,13 +21,24 @@ export interface Receiver {
   url: string;
   received: Received[];
   answer: (r: Received, n: number) => Answer;
+  /** connections the sender opened */
+  connections: number;
+  /** closes every open connection, idle ones included (as a server ending its keep-alive does) */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  const r: Receiver = { url: '', received, answer: () => ({ status: 204 }), close: async () => {} };
+  const r: Receiver = {
+    url: '',
+    received,
+    answer: () => ({ status: 204 }),
+    connections: 0,
+    dropConnections: () => {},
+    close: async () => {},
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -44,6 +55,8 @@ export async function startReceiver(): Promise<Receiver> {
       timers.add(t);
     });
   });
+  server.on('connection', () => r.connections++);
+  r.dropConnections = () => server.closeAllConnections();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   r.close = () => {

@@ -1,8 +1,8 @@
 // An entry's records in a chain (deliver.ts, attemptDelivery): after a success the entry's next
 // record is leased by the statement that records it and sent at once, so an entry's records follow
 // one another at the receiver's pace within one round — in seq order, stopping at a failure, and
-// at most CHAIN_MAX of them before a round gives the others their turn. Both databases, a real
-// receiver on loopback.
+// at most CHAIN_MAX of them before a round gives the others their turn; over connections kept open
+// between attempts. Both databases, a real receiver on loopback.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appendEvent } from '../events/append-event';
@@ -62,6 +62,19 @@ describe.each(testDatabases())('an entry’s records in a chain on %s', (databas
     expect(seqs()).toContain(b1);
     expect((await state()).every(([, s, holder]) => s === 'succeeded' && holder === null)).toBe(true);
     expect(await w.db.prisma.webhookAttempt.count()).toBe(6);
+    // one connection per chain, kept open between its attempts
+    expect(rx.connections).toBeLessThanOrEqual(2);
+  });
+
+  it('sends on a new connection, at once, when the receiver closed the kept-open one', async () => {
+    const a = randomUUID();
+    const a1 = await event(a);
+    await round();
+    rx.dropConnections();
+    const a2 = await event(a);
+    await round();
+    expect(seqs()).toEqual([a1, a2]);
+    expect((await w.db.prisma.webhookAttempt.findMany()).map((x) => x.status)).toEqual([204, 204]);
   });
 
   it('stops at a failure: the failed record is retried later and nothing after it is sent', async () => {

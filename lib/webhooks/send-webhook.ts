@@ -1,6 +1,7 @@
 // One attempt over HTTP: the record's JSON POSTed with Standard Webhooks v1 headers, to the address
 // the delivery's own DNS answer gave and address-rules.ts checked; 15 s for an answer; at most the
-// first 1 KiB of the answer's body kept. Redirects are not followed.
+// first 1 KiB of the answer's body kept. Redirects are not followed. Connections are kept open
+// between attempts (a TCP and TLS handshake per record would cost more than the record).
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
@@ -33,7 +34,41 @@ export interface SendOptions {
   timeoutMs?: number;
 }
 
-export function sendWebhook(o: SendOptions): Promise<SendResult> {
+/** Idle connections close after this (or the server's own `Keep-Alive: timeout` less a second, if shorter). */
+const IDLE_MS = 4_000;
+
+interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/**
+ * Kept-open connections, per the rules and resolver their addresses were checked under: a socket's
+ * address was checked once, when it connected (lookupChecked), and a reused socket goes to that
+ * address, never to a later DNS answer. Sockets of other rules (tests, another configuration)
+ * are never shared.
+ */
+const pools = new WeakMap<WebhookRules, Map<Resolver | undefined, Agents>>();
+
+function agentsFor(rules: WebhookRules, resolve: Resolver | undefined): Agents {
+  let byResolver = pools.get(rules);
+  if (!byResolver) pools.set(rules, (byResolver = new Map()));
+  let agents = byResolver.get(resolve);
+  if (!agents) {
+    const o = { keepAlive: true, timeout: IDLE_MS, maxSockets: 64, scheduling: 'lifo' as const, lookup: lookupChecked(rules, resolve) };
+    agents = { http: new http.Agent(o), https: new https.Agent(o) };
+    byResolver.set(resolve, agents);
+  }
+  return agents;
+}
+
+/** An attempt; sent again at once, on a new connection, when a kept-open one turned out closed by the receiver. */
+export async function sendWebhook(o: SendOptions): Promise<SendResult> {
+  const first = await sendOnce(o);
+  return first.staleSocket ? sendOnce(o) : first;
+}
+
+function sendOnce(o: SendOptions): Promise<SendResult & { staleSocket?: true }> {
   const started = performance.now();
   const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
   const u = new URL(o.url);
@@ -49,18 +84,21 @@ export function sendWebhook(o: SendOptions): Promise<SendResult> {
     'content-length': String(Buffer.byteLength(o.body)),
   };
   const send = u.protocol === 'https:' ? https.request : http.request;
+  const agents = agentsFor(o.rules, o.resolve);
   return new Promise((resolve) => {
     let settled = false;
     /** set once the status line came: the timer then keeps what arrived of the body */
     let answer: (() => void) | undefined;
-    const finish = (r: Omit<SendResult, 'durationMs'>) => {
+    /** `keep`: the answer was read to its end, and its connection goes back to the pool */
+    const finish = (r: Omit<SendResult, 'durationMs'> & { staleSocket?: true }, keep = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      if (!keep) req.destroy();
       resolve(done(r));
     };
-    const req = send(u, { method: 'POST', headers, lookup: lookupChecked(o.rules, o.resolve), agent: false }, (res) => {
+    const agent = u.protocol === 'https:' ? agents.https : agents.http;
+    const req = send(u, { method: 'POST', headers, agent }, (res) => {
       const status = res.statusCode ?? null;
       const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined;
       const chunks: Buffer[] = [];
@@ -71,7 +109,10 @@ export function sendWebhook(o: SendOptions): Promise<SendResult> {
         kept += c.length;
         if (kept >= KEPT_BODY_BYTES) answer?.();
       });
-      res.on('end', () => answer?.());
+      res.on('end', () => {
+        if (kept < KEPT_BODY_BYTES) finish({ status, body: Buffer.concat(chunks).toString('utf8'), error: null, retryAfter }, true);
+        else answer?.();
+      });
       res.on('error', () => answer?.());
     });
     const timeoutMs = o.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
@@ -79,7 +120,11 @@ export function sendWebhook(o: SendOptions): Promise<SendResult> {
       () => (answer ? answer() : finish({ status: null, body: '', error: `no answer within ${timeoutMs} ms` })),
       timeoutMs,
     );
-    req.on('error', (err) => finish({ status: null, body: '', error: err.message }));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-open connection the receiver had closed: nothing was received, send again on a new one.
+      const stale = req.reusedSocket && !answer && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+      finish({ status: null, body: '', error: err.message, ...(stale ? { staleSocket: true as const } : {}) });
+    });
     req.end(o.body);
   });
 }
