@@ -1,8 +1,9 @@
 // GET /silo/v1/entries: one owner and environment's entries, newest first, keyset pages.
 // One statement per page: the rows, each with its file count. `?folder=` (a folder and everything
 // below it) reads entry_folders, whose index is in list order, so it pages like the plain list;
-// `?folder_exact=` and `?key=` use the entries indexes. `?q=` filters the rows those scans visit,
-// so a search page reads past every entry that does not match (docs/api.md, Entries).
+// `?folder_exact=` and `?key=` use the entries indexes. `?q=` reads entry_search: a rare term by its
+// trigram index, a common one by filtering the ordered scan, whichever the planner finds cheaper
+// (docs/api.md, Entries; list-plans.test.ts pins both).
 import { type Db, readCacheOf } from '../db/client';
 import { decodeCursor, page } from '../db/cursor';
 import { Prisma } from '../db/generated/client';
@@ -26,7 +27,7 @@ export interface ListEntriesOptions {
 export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** What a page of entries is read from: a write to any of them is a new page (lib/db/read-cache.ts). */
-const READS = ['entries', 'entry_folders', 'file_slots', 'files'];
+const READS = ['entries', 'entry_folders', 'entry_search', 'file_slots', 'files'];
 
 export function listEntries(opts: ListEntriesOptions) {
   const { db, target, query } = opts;
@@ -42,12 +43,14 @@ async function loadEntries({ db, target, query }: ListEntriesOptions) {
 }
 
 /**
- * The fact filters, on one current version (each backed by its files index; the planner starts from
- * the most selective). Values are compared as the row keeps them (file-facts.ts).
+ * The fact filters, on one current version of the workspace (each backed by its files index, which
+ * leads with the workspace; the planner starts from the most selective). Values are compared as the
+ * row keeps them (file-facts.ts).
  */
-function factConditions(query: EntryListQuery): Prisma.Sql[] {
+function factConditions(target: Target, query: EntryListQuery): Prisma.Sql[] {
   const { sql } = Prisma;
-  const out: Prisma.Sql[] = [];
+  // The workspace leads every fact index (files.owner_id/sandbox, copied from the entry by a trigger).
+  const out: Prisma.Sql[] = [sql`v.owner_id = ${target.ownerId}::uuid`, sql`v.sandbox = ${target.sandbox}`];
   if (query.seller_vat !== undefined) out.push(sql`v.fact_seller_vat = ${normalVatId(query.seller_vat)}`);
   if (query.buyer_vat !== undefined) out.push(sql`v.fact_buyer_vat = ${normalVatId(query.buyer_vat)}`);
   if (query.number !== undefined) out.push(sql`v.fact_number = ${query.number}`);
@@ -55,6 +58,13 @@ function factConditions(query: EntryListQuery): Prisma.Sql[] {
   if (query.issued_from !== undefined) out.push(sql`v.fact_issue_date >= ${query.issued_from}::date`);
   if (query.issued_to !== undefined) out.push(sql`v.fact_issue_date <= ${query.issued_to}::date`);
   return out;
+}
+
+/** What `?q=` means, field by field: the entry's name or key, or the name of a current version or placeholder. */
+function searchedSql(like: string) {
+  return Prisma.sql`(e.name ILIKE ${like} ESCAPE '\\' OR e.key ILIKE ${like} ESCAPE '\\' OR EXISTS (
+    SELECT 1 FROM files m JOIN file_slots ms ON ms.id = m.slot_id
+    WHERE m.entry_id = e.id AND (ms.current_id = m.id OR NOT m.stored) AND m.name ILIKE ${like} ESCAPE '\\'))`;
 }
 
 /** The statement of one page (exported for the plan test). */
@@ -78,15 +88,17 @@ export function listSql(target: Target, query: EntryListQuery) {
   if (k) where.push(sql`${t}.created_at <= ${k.createdAt} AND (${t}.created_at < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
   if (query.q !== undefined) {
     const like = containsPattern(query.q);
-    where.push(sql`(e.name ILIKE ${like} ESCAPE '\\' OR e.key ILIKE ${like} ESCAPE '\\' OR EXISTS (
-      SELECT 1 FROM files m JOIN file_slots ms ON ms.id = m.slot_id
-      WHERE m.entry_id = e.id AND (ms.current_id = m.id OR NOT m.stored) AND m.name ILIKE ${like} ESCAPE '\\'))`);
+    // entry_search holds the name, key and file names one per line (migration search_and_folder_counts):
+    // a term without a newline matches it exactly when it matches one of them.
+    where.push(sql`s.text ILIKE ${like} ESCAPE '\\'`);
+    if (query.q.includes('\n')) where.push(searchedSql(like));
   }
-  const facts = factConditions(query);
-  if (facts.length)
+  const facts = factConditions(target, query);
+  if (facts.length > 2)
     where.push(sql`EXISTS (SELECT 1 FROM file_slots fs JOIN files v ON v.id = fs.current_id
       WHERE fs.entry_id = e.id AND ${join(facts, ' AND ')})`);
-  const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;
+  const searched = query.q !== undefined ? sql` JOIN entry_search s ON s.entry_id = e.id` : sql``;
+  const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id${searched}` : sql`entries e${searched}`;
   const columns = target.period ? periodEntryColumns(target.period) : ENTRY_COLUMNS;
   return sql`SELECT ${columns} FROM ${from}
     WHERE ${join(where, ' AND ')}

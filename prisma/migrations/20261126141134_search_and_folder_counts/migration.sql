@@ -160,6 +160,12 @@ CREATE TRIGGER "entry_search_files_delete" AFTER DELETE ON "files"
 CREATE TRIGGER "entry_search_slots_update" AFTER UPDATE ON "file_slots"
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_updated"();
 
+-- The entry list reads entry_search through the read cache: its writes go in the change log
+-- (migrations cache_change_log, cache_change_log_always; lib/db/read-cache.ts, TRACKED_TABLES).
+CREATE TRIGGER "cache_change" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "entry_search"
+  FOR EACH STATEMENT EXECUTE FUNCTION "note_cache_change"();
+ALTER TABLE "entry_search" ENABLE ALWAYS TRIGGER "cache_change";
+
 -- ---------------------------------------------------------------------------------------------
 -- folder_counts: entry_folders counted by (owner, environment, prefix). Upserts in key order, so two
 -- writers that touch the same folders take their rows' locks in the same order.
