@@ -5,7 +5,8 @@ import { createTestOwner } from '../testing/owner';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createEntry } from './create-entry';
 import { listEntries, listSql, type EntryListQuery } from './list-entries';
-import { listFolders } from './list-folders';
+import type { FolderRecord } from '../schemas/entries';
+import { type FolderListQuery, listFolders } from './list-folders';
 import { updateEntry } from './update-entry';
 import { TEST_ACTOR } from '../testing/actor';
 
@@ -23,6 +24,19 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
     do {
       const page = await listEntries({ db: w.db.prisma, target, query: { ...query, cursor } });
       seen.push(...page.list.map((e) => e.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    return seen;
+  };
+
+  /** Every page of the folder list, joined. */
+  const allFolders = async (target: { ownerId: string; sandbox: boolean }, query: Omit<FolderListQuery, 'cursor'>) => {
+    const seen: FolderRecord[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listFolders(w.db.prisma, target, { ...query, cursor });
+      expect(page.list.length).toBeLessThanOrEqual(query.limit);
+      seen.push(...page.list);
       cursor = page.next_cursor;
     } while (cursor);
     return seen;
@@ -94,8 +108,14 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
             const prefixes = new Set(parts.map((_, i) => parts.slice(0, i + 1).join('/')).filter((p) => p !== ''));
             for (const p of prefixes) counts.set(p, (counts.get(p) ?? 0) + 1);
           }
-          const folders = [...counts].map(([f, n]) => ({ folder: f, entries: n })).sort((x, y) => (x.folder < y.folder ? -1 : 1));
-          expect((await listFolders(db, target)).list).toEqual(folders);
+          const parentOf = (f: string) => (f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '');
+          const folders = [...counts]
+            .map(([f, n]) => ({ folder: f, entries: n, subfolders: [...counts.keys()].some((c) => parentOf(c) === f) }))
+            .sort((x, y) => (x.folder < y.folder ? -1 : 1));
+          expect(await allFolders(target, { limit })).toEqual(folders);
+          // One level at a time (the console's tree): the folders whose parent it is, in the same order.
+          for (const parent of ['', asked, ...folders.filter((f) => f.subfolders).map((f) => f.folder)])
+            expect(await allFolders(target, { limit, parent })).toEqual(folders.filter((f) => parentOf(f.folder) === parent));
         },
       ),
       { numRuns: 25 },
