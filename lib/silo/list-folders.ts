@@ -26,9 +26,14 @@ export function listFoldersSql(target: Target, query: FolderListQuery) {
   if (query.parent !== undefined) where.push(sql`c.parent = ${query.parent}`);
   if (query.cursor) where.push(sql`c.prefix > ${decodeNameCursor(query.cursor)}`);
   // prefix and parent are COLLATE "C": the order and the ranges are by code point.
-  return sql`SELECT c.prefix AS folder, c.entries, EXISTS (
-      SELECT 1 FROM folder_counts d WHERE d.owner_id = c.owner_id AND d.sandbox = c.sandbox AND d.parent = c.prefix
-    ) AS subfolders
+  // subfolders: whether the first folder at or after `prefix/` (code points) is below it, one probe of
+  // the primary key per row. (A folder has a folder below it exactly when it has a child.) The
+  // ORDER BY keeps the probe an index range whatever the statistics say of parents.
+  return sql`SELECT c.prefix AS folder, c.entries, coalesce((
+      SELECT starts_with(d.prefix, c.prefix || '/') FROM folder_counts d
+      WHERE d.owner_id = c.owner_id AND d.sandbox = c.sandbox AND d.prefix >= c.prefix || '/'
+      ORDER BY d.prefix LIMIT 1
+    ), false) AS subfolders
     FROM folder_counts c WHERE ${join(where, ' AND ')}
     ORDER BY c.prefix LIMIT ${query.limit + 1}`;
 }

@@ -38,8 +38,9 @@ CREATE TABLE "folder_counts" (
     CONSTRAINT "folder_counts_pkey" PRIMARY KEY ("owner_id","sandbox","prefix")
 );
 
--- CreateIndex
-CREATE INDEX "entry_search_text_idx" ON "entry_search" USING GIN ("text" gin_trgm_ops);
+-- CreateIndex. No pending list (fastupdate): a search would read all of it, however large it grew
+-- since the last vacuum; each write pays for its own index entries instead.
+CREATE INDEX "entry_search_text_idx" ON "entry_search" USING GIN ("text" gin_trgm_ops) WITH (fastupdate = off);
 
 -- CreateIndex
 CREATE INDEX "folder_counts_owner_id_sandbox_parent_prefix_idx" ON "folder_counts"("owner_id", "sandbox", "parent", "prefix");
@@ -90,7 +91,8 @@ CREATE TRIGGER "entries_files_workspace" AFTER UPDATE OF "owner_id", "sandbox" O
 -- ---------------------------------------------------------------------------------------------
 -- entry_search.text: the entry's name, its key, and the name of each current version and each
 -- placeholder (what `?q=` matches, lib/silo/list-entries.ts), one per line. A match of a term
--- without a newline in this text lies within one of them.
+-- without a newline in this text lies within one of them. entry_search_text is one entry's, as
+-- entry_search_refresh writes it for many at once (entry-search.test.ts holds them to each other).
 CREATE FUNCTION "entry_search_text"(entry UUID) RETURNS TEXT LANGUAGE sql STABLE AS $$
   SELECT e."name" || E'\n' || coalesce(e."key", '') || coalesce((
     SELECT string_agg(E'\n' || m."name", '') FROM "files" m JOIN "file_slots" ms ON ms."id" = m."slot_id"
@@ -98,51 +100,69 @@ CREATE FUNCTION "entry_search_text"(entry UUID) RETURNS TEXT LANGUAGE sql STABLE
   FROM "entries" e WHERE e."id" = entry
 $$;
 
--- Each statement refreshes the entries it may have changed, all at once; transition tables differ
+-- Writes (or rewrites) the search text of these entries, in one set-based statement; one that is gone is left out. An upsert,
+-- so the order in which a statement's triggers fire (entries, slots and files written by one
+-- statement's CTEs) cannot leave a row behind; a text that did not change is not written again.
+CREATE FUNCTION "entry_search_refresh"(ids UUID[]) RETURNS void LANGUAGE sql AS $$
+  WITH d AS (SELECT DISTINCT i FROM unnest(ids) AS i),
+  names AS (
+    SELECT m."entry_id", string_agg(E'\n' || m."name", '') AS names
+    FROM d JOIN "files" m ON m."entry_id" = d.i JOIN "file_slots" ms ON ms."id" = m."slot_id"
+    WHERE ms."current_id" = m."id" OR NOT m."stored"
+    GROUP BY m."entry_id")
+  INSERT INTO "entry_search" ("entry_id", "text")
+    SELECT e."id", e."name" || E'\n' || coalesce(e."key", '') || coalesce(n.names, '')
+    FROM d JOIN "entries" e ON e."id" = d.i LEFT JOIN names n ON n."entry_id" = e."id"
+  ON CONFLICT ("entry_id") DO UPDATE SET "text" = EXCLUDED."text" WHERE "entry_search"."text" IS DISTINCT FROM EXCLUDED."text"
+$$;
+
+-- Each statement refreshes the entries it may have changed, all at once. Transition tables differ
 -- by event, so one function per table and event.
 CREATE FUNCTION "entry_search_entries_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "entry_search" ("entry_id", "text") SELECT n."id", n."name" || E'\n' || coalesce(n."key", '') FROM new_rows n;
+  PERFORM "entry_search_refresh"(ARRAY(SELECT "id" FROM new_rows));
   RETURN NULL;
 END
 $$;
 
 CREATE FUNCTION "entry_search_entries_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "entry_search" s SET "text" = "entry_search_text"(s."entry_id") WHERE s."entry_id" IN (
-    SELECT n."id" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-    WHERE o."name" IS DISTINCT FROM n."name" OR o."key" IS DISTINCT FROM n."key");
+  PERFORM "entry_search_refresh"(ARRAY(SELECT n."id" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
+    WHERE o."name" IS DISTINCT FROM n."name" OR o."key" IS DISTINCT FROM n."key"));
   RETURN NULL;
 END
 $$;
 
 CREATE FUNCTION "entry_search_files_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "entry_search" s SET "text" = "entry_search_text"(s."entry_id") WHERE s."entry_id" IN (SELECT "entry_id" FROM new_rows);
+  PERFORM "entry_search_refresh"(ARRAY(SELECT "entry_id" FROM new_rows));
   RETURN NULL;
 END
 $$;
 
 CREATE FUNCTION "entry_search_files_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "entry_search" s SET "text" = "entry_search_text"(s."entry_id") WHERE s."entry_id" IN (
-    SELECT unnest(ARRAY[n."entry_id", o."entry_id"]) FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-    WHERE o."name" IS DISTINCT FROM n."name" OR o."stored" IS DISTINCT FROM n."stored" OR o."entry_id" IS DISTINCT FROM n."entry_id");
+  PERFORM "entry_search_refresh"(ARRAY(SELECT unnest(ARRAY[n."entry_id", o."entry_id"]) FROM new_rows n JOIN old_rows o ON o."id" = n."id"
+    WHERE o."name" IS DISTINCT FROM n."name" OR o."stored" IS DISTINCT FROM n."stored" OR o."entry_id" IS DISTINCT FROM n."entry_id"));
   RETURN NULL;
 END
 $$;
 
 CREATE FUNCTION "entry_search_files_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "entry_search" s SET "text" = "entry_search_text"(s."entry_id") WHERE s."entry_id" IN (SELECT "entry_id" FROM old_rows);
+  PERFORM "entry_search_refresh"(ARRAY(SELECT "entry_id" FROM old_rows));
   RETURN NULL;
 END
 $$;
 
-CREATE FUNCTION "entry_search_slots_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "entry_search_slots_written"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "entry_search" s SET "text" = "entry_search_text"(s."entry_id") WHERE s."entry_id" IN (
-    SELECT n."entry_id" FROM new_rows n JOIN old_rows o ON o."id" = n."id" WHERE o."current_id" IS DISTINCT FROM n."current_id");
+  IF TG_OP = 'INSERT' THEN
+    PERFORM "entry_search_refresh"(ARRAY(SELECT "entry_id" FROM new_rows WHERE "current_id" IS NOT NULL));
+  ELSE
+    PERFORM "entry_search_refresh"(ARRAY(SELECT n."entry_id" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
+      WHERE o."current_id" IS DISTINCT FROM n."current_id"));
+  END IF;
   RETURN NULL;
 END
 $$;
@@ -157,8 +177,10 @@ CREATE TRIGGER "entry_search_files_update" AFTER UPDATE ON "files"
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_files_updated"();
 CREATE TRIGGER "entry_search_files_delete" AFTER DELETE ON "files"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_files_deleted"();
+CREATE TRIGGER "entry_search_slots_insert" AFTER INSERT ON "file_slots"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_written"();
 CREATE TRIGGER "entry_search_slots_update" AFTER UPDATE ON "file_slots"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_updated"();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_written"();
 
 -- The entry list reads entry_search through the read cache: its writes go in the change log
 -- (migrations cache_change_log, cache_change_log_always; lib/db/read-cache.ts, TRACKED_TABLES).
@@ -197,7 +219,22 @@ BEGIN
 END
 $$;
 
--- entry_folders rows are only inserted and deleted (its trigger rewrites an entry's rows).
+-- An insert of entries writes their entry_folders rows in one statement, not one per entry (as the
+-- row trigger of migration entry_folders did), so the counts follow a bulk insert in one upsert.
+-- An update of an entry's folder still rewrites its rows by that row trigger.
+CREATE FUNCTION "entries_folders_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "entry_folders" ("entry_id", "owner_id", "sandbox", "prefix", "created_at")
+    SELECT n."id", n."owner_id", n."sandbox", p, n."created_at" FROM new_rows n, "entry_folder_prefixes"(n."folder") AS p;
+  RETURN NULL;
+END
+$$;
+
+DROP TRIGGER "entries_folders_insert" ON "entries";
+CREATE TRIGGER "entries_folders_insert" AFTER INSERT ON "entries"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entries_folders_inserted"();
+
+-- entry_folders rows are only inserted and deleted (the entries triggers rewrite an entry's rows).
 CREATE TRIGGER "folder_counts_insert" AFTER INSERT ON "entry_folders"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "folder_counts_add"();
 CREATE TRIGGER "folder_counts_delete" AFTER DELETE ON "entry_folders"
@@ -210,6 +247,6 @@ CREATE TRIGGER "folder_counts_update_in" AFTER UPDATE ON "entry_folders"
 -- ---------------------------------------------------------------------------------------------
 -- Backfill: what was written before this migration.
 UPDATE "files" f SET "owner_id" = e."owner_id", "sandbox" = e."sandbox" FROM "entries" e WHERE e."id" = f."entry_id";
-INSERT INTO "entry_search" ("entry_id", "text") SELECT e."id", "entry_search_text"(e."id") FROM "entries" e;
+SELECT "entry_search_refresh"(ARRAY(SELECT "id" FROM "entries"));
 INSERT INTO "folder_counts" ("owner_id", "sandbox", "prefix", "parent", "entries")
   SELECT "owner_id", "sandbox", "prefix", "folder_parent"("prefix"), count(*) FROM "entry_folders" GROUP BY 1, 2, 3;
