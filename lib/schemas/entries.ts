@@ -118,11 +118,9 @@ export type FolderList = z.infer<typeof FolderList>;
 
 export const folderListQuery = built((maxLimit: number) =>
   listQuery(maxLimit).extend({
-    parent: plain(1024)
-      .optional()
-      .meta({
-        description:
-          "Only the folders directly below this one (`sales` lists `sales/2026`, not `sales/2026/03`); empty: the top level. Absent: every folder",
-      }),
+    parent: plain(1024).optional().meta({
+      description:
+        'Only the folders directly below this one (`sales` lists `sales/2026`, not `sales/2026/03`); empty: the top level. Absent: every folder',
+    }),
   }),
 );
