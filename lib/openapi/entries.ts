@@ -35,7 +35,7 @@ export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
         tags,
         summary: 'The folders with entries at or below them, sorted by folder, keyset pages; one level with ?parent=',
         requestParams: { query: folderListQuery(l.maxListLimit) },
-        responses: { '200': ok('The folders', FolderList), ...errors(400, 401) },
+        responses: { '200': ok('The folders', FolderList), ...errors(400, 401, 422) },
       },
     },
     '/silo/v1/entries/{entry_id}': {
