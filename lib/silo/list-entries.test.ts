@@ -7,6 +7,7 @@ import { createEntry } from './create-entry';
 import { listEntries, listSql, type EntryListQuery } from './list-entries';
 import type { FolderRecord } from '../schemas/entries';
 import { type FolderListQuery, listFolders } from './list-folders';
+import { deleteEntry } from './delete-entry';
 import { updateEntry } from './update-entry';
 import { TEST_ACTOR } from '../testing/actor';
 
@@ -136,8 +137,31 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
       const rows = await db.entryFolder.findMany({ where: { entryId: entry.id }, orderBy: { prefix: 'asc' } });
       const parts = folder.split('/');
       expect(rows.map((r) => r.prefix)).toEqual(folder === '' ? [] : parts.map((_, i) => parts.slice(0, i + 1).join('/')).sort());
+      // The folder counts follow, with concurrent creates in the same folders beside the moves.
+      await Promise.all(
+        ['a/b', 'a/b/x', 'd', 'start/here'].map((f) =>
+          createEntry({ actor: TEST_ACTOR, db, target, input: { folder: f, name: 'm', meta: {} } }),
+        ),
+      );
+      expect(await countsDrift(owner.id)).toEqual([]);
     }
+    // An entry deleted, and the whole workspace: every count goes with its entries.
+    await deleteEntry({ db, store: w.store, scope: { owners: 'all' }, id: entry.id, actor: null });
+    expect(await countsDrift(owner.id)).toEqual([]);
+    await db.owner.delete({ where: { id: owner.id } });
+    expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM folder_counts WHERE owner_id = ${owner.id}::uuid`).toEqual([]);
   });
+
+  /** The folder_counts rows of an owner that differ from counting its entry_folders afresh. */
+  const countsDrift = (ownerId: string) =>
+    w.db.prisma.$queryRaw<unknown[]>`
+      SELECT * FROM (
+        SELECT prefix, parent, entries FROM folder_counts WHERE owner_id = ${ownerId}::uuid
+        EXCEPT SELECT prefix, folder_parent(prefix), count(*)::int FROM entry_folders WHERE owner_id = ${ownerId}::uuid GROUP BY prefix
+      ) a UNION ALL SELECT * FROM (
+        SELECT prefix, folder_parent(prefix), count(*)::int FROM entry_folders WHERE owner_id = ${ownerId}::uuid GROUP BY prefix
+        EXCEPT SELECT prefix, parent, entries FROM folder_counts WHERE owner_id = ${ownerId}::uuid
+      ) b`;
 
   it('reads a subtree page by one range of the entry_folders index, in list order (no sort)', async () => {
     const db = w.db.prisma;
