@@ -39,7 +39,7 @@ test('the folder tree loads a level at a time, filters by a folder and everythin
   await expect(tree.getByRole('button', { name: 'Open salesforce' })).toHaveCount(0); // no folder below it
   expect(new Set(levels)).toEqual(new Set(['']));
   // Opening a folder loads its children, nested under it.
-  await tree.getByRole('button', { name: 'Open sales' }).click();
+  await tree.getByRole('button', { name: 'Open sales', exact: true }).click();
   await expect(tree.getByRole('button', { name: 'sales/2026, 3 entries' })).toBeVisible();
   await tree.getByRole('button', { name: 'Open sales/2026' }).click();
   await expect(tree.getByRole('button', { name: 'sales/2026/q1, 1 entry' })).toBeVisible();
@@ -55,7 +55,7 @@ test('the folder tree loads a level at a time, filters by a folder and everythin
   await expect(rows).toHaveCount(4);
   await expect(page.getByRole('region', { name: 'Entries' })).not.toContainText('CRM export');
   // Closing a folder hides its children; a reload on a chosen folder opens the way to it.
-  await tree.getByRole('button', { name: 'Close sales' }).click();
+  await tree.getByRole('button', { name: 'Close sales', exact: true }).click();
   await expect(tree.getByRole('button', { name: 'sales/2026, 3 entries' })).toHaveCount(0);
   await page.goto(`/workspaces/${owner.id}?folder=sales%2F2026%2Fq1`);
   await expect(tree.getByRole('button', { name: 'sales/2026/q1, 1 entry' })).toHaveAttribute('aria-pressed', 'true');
