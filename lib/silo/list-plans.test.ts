@@ -125,6 +125,9 @@ describe.each(testDatabases())('list plans at %s scale', (database) => {
     // Common: nearly every entry matches; the first 21 in list order end the page.
     expect(await pinned('common', listSql(target, entries({ q: 'invoice' })), 'entries_owner_id_sandbox_created_at_id_idx')).toBe(21);
     expect(await pinned('common key', listSql(target, entries({ q: 'inv-1' })))).toBe(21);
+    // Within a subtree, both ways too.
+    expect(await pinned('rare in a subtree', listSql(target, entries({ q: 'zebra cross', folder: 'sales' })))).toBe(1);
+    expect(await pinned('common in a subtree', listSql(target, entries({ q: 'invoice', folder: 'sales' })))).toBe(21);
     // What the plans found is what the list answers.
     const page = await listEntries({ db: w.db.prisma, target, query: entries({ q: 'zebra cross' }) });
     expect(page.list.map((e) => e.name).every((n) => n.startsWith('Zebra crossing'))).toBe(true);
