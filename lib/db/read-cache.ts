@@ -185,7 +185,7 @@ const classified = new Map<string, Written | undefined>();
 /**
  * Tables that triggers write when these are written (prisma/migrations): entry_folders and
  * entry_search follow entries, and files their entry's workspace; entry_search follows the names
- * of files and the current version of slots; folder_counts follows entry_folders; a slot's rev
+ * of files, placeholders and the current version of slots (a slot's delete too); folder_counts follows entry_folders; a slot's rev
  * follows its stored versions (slot_history_revision). read-cache.test.ts checks this against the
  * triggers the database has.
  */

@@ -1,9 +1,9 @@
 // GET /silo/v1/entries: one owner and environment's entries, newest first, keyset pages.
 // One statement per page: the rows, each with its file count. `?folder=` (a folder and everything
 // below it) reads entry_folders, whose index is in list order, so it pages like the plain list;
-// `?folder_exact=` and `?key=` use the entries indexes. `?q=` reads entry_search: a rare term by its
-// trigram index, a common one by filtering the ordered scan, whichever the planner finds cheaper
-// (docs/api.md, Entries; list-plans.test.ts pins both).
+// `?folder_exact=` and `?key=` use the entries indexes. `?q=` probes entry_search (one row per
+// name): a rare term by its trigram index, a common one by filtering the ordered scan, whichever the
+// planner finds cheaper (docs/api.md, Entries; list-plans.test.ts pins both).
 import { type Db, readCacheOf } from '../db/client';
 import { decodeCursor, page } from '../db/cursor';
 import { Prisma } from '../db/generated/client';
@@ -60,13 +60,6 @@ function factConditions(target: Target, query: EntryListQuery): Prisma.Sql[] {
   return out;
 }
 
-/** What `?q=` means, field by field: the entry's name or key, or the name of a current version or placeholder. */
-function searchedSql(like: string) {
-  return Prisma.sql`(e.name ILIKE ${like} ESCAPE '\\' OR e.key ILIKE ${like} ESCAPE '\\' OR EXISTS (
-    SELECT 1 FROM files m JOIN file_slots ms ON ms.id = m.slot_id
-    WHERE m.entry_id = e.id AND (ms.current_id = m.id OR NOT m.stored) AND m.name ILIKE ${like} ESCAPE '\\'))`;
-}
-
 /** The statement of one page (exported for the plan test). */
 export function listSql(target: Target, query: EntryListQuery) {
   const { sql, join } = Prisma;
@@ -88,17 +81,15 @@ export function listSql(target: Target, query: EntryListQuery) {
   if (k) where.push(sql`${t}.created_at <= ${k.createdAt} AND (${t}.created_at < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
   if (query.q !== undefined) {
     const like = containsPattern(query.q);
-    // entry_search holds the name, key and file names one per line (migration search_and_folder_counts):
-    // a term without a newline matches it exactly when it matches one of them.
-    where.push(sql`s.text ILIKE ${like} ESCAPE '\\'`);
-    if (query.q.includes('\n')) where.push(searchedSql(like));
+    // entry_search holds one row per name: the entry's, its key, each current version's and each
+    // placeholder's (migration search_and_folder_counts), so a match lies within one of them.
+    where.push(sql`EXISTS (SELECT 1 FROM entry_search s WHERE s.entry_id = e.id AND s.text ILIKE ${like} ESCAPE '\\')`);
   }
   const facts = factConditions(target, query);
   if (facts.length > 2)
     where.push(sql`EXISTS (SELECT 1 FROM file_slots fs JOIN files v ON v.id = fs.current_id
       WHERE fs.entry_id = e.id AND ${join(facts, ' AND ')})`);
-  const searched = query.q !== undefined ? sql` JOIN entry_search s ON s.entry_id = e.id` : sql``;
-  const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id${searched}` : sql`entries e${searched}`;
+  const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;
   const columns = target.period ? periodEntryColumns(target.period) : ENTRY_COLUMNS;
   return sql`SELECT ${columns} FROM ${from}
     WHERE ${join(where, ' AND ')}

@@ -1,5 +1,6 @@
 -- Scale (issue 25): every hot list read through an index at a million entries in one workspace.
--- 1. entry_search: what `?q=` searches, one text per entry under a trigram index.
+-- 1. entry_search: what `?q=` searches, one row per name (an entry's name, its key, each current
+--    version's and each placeholder's name) under a trigram index.
 -- 2. folder_counts: GET /silo/v1/folders as an index range (paged; `?parent=` for one level).
 -- 3. files.owner_id/sandbox: the fact indexes lead with the workspace.
 -- Each derived row is kept by triggers in the statement that writes its source, so rows written by
@@ -21,10 +22,12 @@ ADD COLUMN     "sandbox" BOOLEAN;
 
 -- CreateTable
 CREATE TABLE "entry_search" (
+    "source_id" UUID NOT NULL,
+    "field" TEXT NOT NULL,
     "entry_id" UUID NOT NULL,
     "text" TEXT NOT NULL,
 
-    CONSTRAINT "entry_search_pkey" PRIMARY KEY ("entry_id")
+    CONSTRAINT "entry_search_pkey" PRIMARY KEY ("source_id","field")
 );
 
 -- CreateTable: prefix and parent sort by code point, as the folder list always has.
@@ -41,6 +44,9 @@ CREATE TABLE "folder_counts" (
 -- CreateIndex. No pending list (fastupdate): a search would read all of it, however large it grew
 -- since the last vacuum; each write pays for its own index entries instead.
 CREATE INDEX "entry_search_text_idx" ON "entry_search" USING GIN ("text" gin_trgm_ops) WITH (fastupdate = off);
+
+-- CreateIndex
+CREATE INDEX "entry_search_entry_id_idx" ON "entry_search"("entry_id");
 
 -- CreateIndex
 CREATE INDEX "folder_counts_owner_id_sandbox_parent_prefix_idx" ON "folder_counts"("owner_id", "sandbox", "parent", "prefix");
@@ -89,98 +95,148 @@ CREATE TRIGGER "entries_files_workspace" AFTER UPDATE OF "owner_id", "sandbox" O
   EXECUTE FUNCTION "entries_files_workspace"();
 
 -- ---------------------------------------------------------------------------------------------
--- entry_search.text: the entry's name, its key, and the name of each current version and each
--- placeholder (what `?q=` matches, lib/silo/list-entries.ts), one per line. A match of a term
--- without a newline in this text lies within one of them. entry_search_text is one entry's, as
--- entry_search_refresh writes it for many at once (entry-search.test.ts holds them to each other).
-CREATE FUNCTION "entry_search_text"(entry UUID) RETURNS TEXT LANGUAGE sql STABLE AS $$
-  SELECT e."name" || E'\n' || coalesce(e."key", '') || coalesce((
-    SELECT string_agg(E'\n' || m."name", '') FROM "files" m JOIN "file_slots" ms ON ms."id" = m."slot_id"
-    WHERE m."entry_id" = e."id" AND (ms."current_id" = m."id" OR NOT m."stored")), '')
-  FROM "entries" e WHERE e."id" = entry
+-- entry_search: one row per name that `?q=` matches (lib/silo/list-entries.ts), so a write touches
+-- only the rows of what it wrote, however many files its entry holds:
+--   field 'name'        source_id = the entry's id   text = its name
+--   field 'key'         source_id = the entry's id   text = its key (no row without one)
+--   field 'version'     source_id = a slot's id      text = the name of its current version
+--   field 'placeholder' source_id = a file's id      text = its name, while it is not stored
+-- Every write is an upsert or a delete by primary key, so the order in which one statement's
+-- triggers fire (entries, slots and files written by one statement's CTEs) cannot leave a row
+-- behind, and a slot inserted before its current version (a seed's bulk SQL) gets its row when the
+-- version is inserted. Inserts and deletes are statement triggers over the transition tables (a
+-- bulk insert in one pass); updates are row triggers that fire only when a searched column changes.
+-- Each looks up what it needs per row written, by primary key: a correlated subquery, a lateral one
+-- kept apart by OFFSET 0, or = ANY(ARRAY(…)) on the primary key, so no plan (not even one cached
+-- from a bulk insert, nor one made on stale statistics) can scan a table. An entry's delete takes
+-- its rows by the foreign key's cascade.
+
+-- Upsert without rewriting a row that did not change (each rewrite is a GIN update).
+CREATE FUNCTION "entry_search_put"(source_ UUID, field_ TEXT, entry_ UUID, text_ TEXT) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO "entry_search" ("source_id", "field", "entry_id", "text") VALUES (source_, field_, entry_, text_)
+  ON CONFLICT ("source_id", "field") DO UPDATE SET "entry_id" = EXCLUDED."entry_id", "text" = EXCLUDED."text"
+    WHERE ("entry_search"."entry_id", "entry_search"."text") IS DISTINCT FROM (EXCLUDED."entry_id", EXCLUDED."text")
 $$;
 
--- Writes (or rewrites) the search text of these entries, in one set-based statement; one that is gone is left out. An upsert,
--- so the order in which a statement's triggers fire (entries, slots and files written by one
--- statement's CTEs) cannot leave a row behind; a text that did not change is not written again.
-CREATE FUNCTION "entry_search_refresh"(ids UUID[]) RETURNS void LANGUAGE sql AS $$
-  WITH d AS (SELECT DISTINCT i FROM unnest(ids) AS i),
-  names AS (
-    SELECT m."entry_id", string_agg(E'\n' || m."name", '') AS names
-    FROM d JOIN "files" m ON m."entry_id" = d.i JOIN "file_slots" ms ON ms."id" = m."slot_id"
-    WHERE ms."current_id" = m."id" OR NOT m."stored"
-    GROUP BY m."entry_id")
-  INSERT INTO "entry_search" ("entry_id", "text")
-    SELECT e."id", e."name" || E'\n' || coalesce(e."key", '') || coalesce(n.names, '')
-    FROM d JOIN "entries" e ON e."id" = d.i LEFT JOIN names n ON n."entry_id" = e."id"
-  ON CONFLICT ("entry_id") DO UPDATE SET "text" = EXCLUDED."text" WHERE "entry_search"."text" IS DISTINCT FROM EXCLUDED."text"
-$$;
-
--- Each statement refreshes the entries it may have changed, all at once. Transition tables differ
--- by event, so one function per table and event.
 CREATE FUNCTION "entry_search_entries_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "entry_search_refresh"(ARRAY(SELECT "id" FROM new_rows));
+  INSERT INTO "entry_search" ("source_id", "field", "entry_id", "text")
+    SELECT "id", 'name', "id", "name" FROM new_rows
+    UNION ALL SELECT "id", 'key', "id", "key" FROM new_rows WHERE "key" IS NOT NULL
+  ON CONFLICT ("source_id", "field") DO UPDATE SET "text" = EXCLUDED."text";
   RETURN NULL;
 END
 $$;
 
-CREATE FUNCTION "entry_search_entries_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "entry_search_entry_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "entry_search_refresh"(ARRAY(SELECT n."id" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-    WHERE o."name" IS DISTINCT FROM n."name" OR o."key" IS DISTINCT FROM n."key"));
+  PERFORM "entry_search_put"(NEW."id", 'name', NEW."id", NEW."name");
+  IF NEW."key" IS NULL THEN
+    DELETE FROM "entry_search" WHERE "source_id" = NEW."id" AND "field" = 'key';
+  ELSE
+    PERFORM "entry_search_put"(NEW."id", 'key', NEW."id", NEW."key");
+  END IF;
   RETURN NULL;
 END
 $$;
 
+-- A slot's row: the name of the version it names now, or none (no version yet, or not inserted yet).
+CREATE FUNCTION "entry_search_slot"(slot_ UUID, current_ UUID) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  entry_ UUID;
+  name_ TEXT;
+BEGIN
+  SELECT m."entry_id", m."name" INTO entry_, name_ FROM "files" m WHERE m."id" = current_;
+  IF FOUND THEN
+    PERFORM "entry_search_put"(slot_, 'version', entry_, name_);
+  ELSE
+    DELETE FROM "entry_search" WHERE "source_id" = slot_ AND "field" = 'version';
+  END IF;
+END
+$$;
+
+CREATE FUNCTION "entry_search_slots_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "entry_search" ("source_id", "field", "entry_id", "text")
+    SELECT n."id", 'version', m."entry_id", m."name"
+    FROM new_rows n CROSS JOIN LATERAL (SELECT m."entry_id", m."name" FROM "files" m WHERE m."id" = n."current_id" OFFSET 0) m
+  ON CONFLICT ("source_id", "field") DO UPDATE SET "entry_id" = EXCLUDED."entry_id", "text" = EXCLUDED."text";
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION "entry_search_slot_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "entry_search_slot"(NEW."id", NEW."current_id");
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION "entry_search_slots_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "entry_search" WHERE "field" = 'version' AND "source_id" = ANY(ARRAY(SELECT "id" FROM old_rows));
+  RETURN NULL;
+END
+$$;
+
+-- A new placeholder's row; a new version's, when its slot already names it (the slot inserted first).
 CREATE FUNCTION "entry_search_files_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "entry_search_refresh"(ARRAY(SELECT "entry_id" FROM new_rows));
+  INSERT INTO "entry_search" ("source_id", "field", "entry_id", "text")
+    SELECT "id", 'placeholder', "entry_id", "name" FROM new_rows WHERE NOT "stored"
+  ON CONFLICT ("source_id", "field") DO UPDATE SET "entry_id" = EXCLUDED."entry_id", "text" = EXCLUDED."text";
+  INSERT INTO "entry_search" ("source_id", "field", "entry_id", "text")
+    SELECT n."slot_id", 'version', n."entry_id", n."name" FROM new_rows n
+    WHERE (SELECT ms."current_id" FROM "file_slots" ms WHERE ms."id" = n."slot_id") = n."id"
+  ON CONFLICT ("source_id", "field") DO UPDATE SET "entry_id" = EXCLUDED."entry_id", "text" = EXCLUDED."text"
+    WHERE ("entry_search"."entry_id", "entry_search"."text") IS DISTINCT FROM (EXCLUDED."entry_id", EXCLUDED."text");
   RETURN NULL;
 END
 $$;
 
-CREATE FUNCTION "entry_search_files_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "entry_search_file_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "entry_search_refresh"(ARRAY(SELECT unnest(ARRAY[n."entry_id", o."entry_id"]) FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-    WHERE o."name" IS DISTINCT FROM n."name" OR o."stored" IS DISTINCT FROM n."stored" OR o."entry_id" IS DISTINCT FROM n."entry_id"));
+  IF NEW."stored" THEN
+    DELETE FROM "entry_search" WHERE "source_id" = NEW."id" AND "field" = 'placeholder';
+  ELSE
+    PERFORM "entry_search_put"(NEW."id", 'placeholder', NEW."entry_id", NEW."name");
+  END IF;
+  IF EXISTS (SELECT 1 FROM "file_slots" WHERE "id" = NEW."slot_id" AND "current_id" = NEW."id") THEN
+    PERFORM "entry_search_put"(NEW."slot_id", 'version', NEW."entry_id", NEW."name");
+  END IF;
   RETURN NULL;
 END
 $$;
 
+-- A deleted file takes its placeholder row, and the row of a slot that still names it.
 CREATE FUNCTION "entry_search_files_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "entry_search_refresh"(ARRAY(SELECT "entry_id" FROM old_rows));
-  RETURN NULL;
-END
-$$;
-
-CREATE FUNCTION "entry_search_slots_written"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    PERFORM "entry_search_refresh"(ARRAY(SELECT "entry_id" FROM new_rows WHERE "current_id" IS NOT NULL));
-  ELSE
-    PERFORM "entry_search_refresh"(ARRAY(SELECT n."entry_id" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-      WHERE o."current_id" IS DISTINCT FROM n."current_id"));
-  END IF;
+  DELETE FROM "entry_search" WHERE "field" = 'placeholder' AND "source_id" = ANY(ARRAY(SELECT "id" FROM old_rows WHERE NOT "stored"));
+  DELETE FROM "entry_search" WHERE "field" = 'version' AND "source_id" = ANY(ARRAY(
+    SELECT o."slot_id" FROM old_rows o WHERE (SELECT ms."current_id" FROM "file_slots" ms WHERE ms."id" = o."slot_id") = o."id"));
   RETURN NULL;
 END
 $$;
 
 CREATE TRIGGER "entry_search_insert" AFTER INSERT ON "entries"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_entries_inserted"();
-CREATE TRIGGER "entry_search_update" AFTER UPDATE ON "entries"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_entries_updated"();
+CREATE TRIGGER "entry_search_update" AFTER UPDATE OF "name", "key" ON "entries" FOR EACH ROW
+  WHEN (OLD."name" IS DISTINCT FROM NEW."name" OR OLD."key" IS DISTINCT FROM NEW."key")
+  EXECUTE FUNCTION "entry_search_entry_updated"();
+CREATE TRIGGER "entry_search_slots_insert" AFTER INSERT ON "file_slots"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_inserted"();
+CREATE TRIGGER "entry_search_slots_update" AFTER UPDATE OF "current_id" ON "file_slots" FOR EACH ROW
+  WHEN (OLD."current_id" IS DISTINCT FROM NEW."current_id")
+  EXECUTE FUNCTION "entry_search_slot_updated"();
+CREATE TRIGGER "entry_search_slots_delete" AFTER DELETE ON "file_slots"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_deleted"();
 CREATE TRIGGER "entry_search_files_insert" AFTER INSERT ON "files"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_files_inserted"();
-CREATE TRIGGER "entry_search_files_update" AFTER UPDATE ON "files"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_files_updated"();
+CREATE TRIGGER "entry_search_files_update" AFTER UPDATE OF "name", "stored", "entry_id" ON "files" FOR EACH ROW
+  WHEN (OLD."name" IS DISTINCT FROM NEW."name" OR OLD."stored" IS DISTINCT FROM NEW."stored" OR OLD."entry_id" IS DISTINCT FROM NEW."entry_id")
+  EXECUTE FUNCTION "entry_search_file_updated"();
 CREATE TRIGGER "entry_search_files_delete" AFTER DELETE ON "files"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_files_deleted"();
-CREATE TRIGGER "entry_search_slots_insert" AFTER INSERT ON "file_slots"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_written"();
-CREATE TRIGGER "entry_search_slots_update" AFTER UPDATE ON "file_slots"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "entry_search_slots_written"();
 
 -- The entry list reads entry_search through the read cache: its writes go in the change log
 -- (migrations cache_change_log, cache_change_log_always; lib/db/read-cache.ts, TRACKED_TABLES).
@@ -247,6 +303,10 @@ CREATE TRIGGER "folder_counts_update_in" AFTER UPDATE ON "entry_folders"
 -- ---------------------------------------------------------------------------------------------
 -- Backfill: what was written before this migration.
 UPDATE "files" f SET "owner_id" = e."owner_id", "sandbox" = e."sandbox" FROM "entries" e WHERE e."id" = f."entry_id";
-SELECT "entry_search_refresh"(ARRAY(SELECT "id" FROM "entries"));
+INSERT INTO "entry_search" ("source_id", "field", "entry_id", "text")
+  SELECT "id", 'name', "id", "name" FROM "entries"
+  UNION ALL SELECT "id", 'key', "id", "key" FROM "entries" WHERE "key" IS NOT NULL
+  UNION ALL SELECT ms."id", 'version', m."entry_id", m."name" FROM "file_slots" ms JOIN "files" m ON m."id" = ms."current_id"
+  UNION ALL SELECT "id", 'placeholder', "entry_id", "name" FROM "files" WHERE NOT "stored";
 INSERT INTO "folder_counts" ("owner_id", "sandbox", "prefix", "parent", "entries")
   SELECT "owner_id", "sandbox", "prefix", "folder_parent"("prefix"), count(*) FROM "entry_folders" GROUP BY 1, 2, 3;
