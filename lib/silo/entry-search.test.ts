@@ -2,8 +2,11 @@
 // searched name — an entry's name and key, each current version's and each placeholder's name — as
 // they change, through the API and through plain SQL, so a term matches within one of them, never
 // across two; and a write touches only its own rows, however many files its entry holds. On
-// PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
+// PGlite, and on PostgreSQL when TEST_DATABASE_URL is set; the migration's backfill on PGlite.
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
 import { Prisma } from '../db/generated/client';
 import { TEST_ACTOR } from '../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
@@ -219,5 +222,47 @@ describe.each(testDatabases())('entry search (%s)', (database) => {
     expect(await names('attachment-a7.pdf')).toEqual([]);
     expect(await names('extra.pdf')).toEqual([]);
     expect(await differences()).toEqual([]);
+  });
+});
+
+describe('the search_and_folder_counts migration', () => {
+  it('backfills one search row per name of what was written before it', async () => {
+    const lite = new PGlite({ extensions: { pg_trgm } });
+    const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
+    try {
+      const all = await readMigrations();
+      const at = all.findIndex((m) => m.name.endsWith('_search_and_folder_counts'));
+      expect(at).toBeGreaterThan(0);
+      await migrate(sql, all.slice(0, at), { lock: false });
+      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      await sql.query('INSERT INTO owners (id, name) VALUES ($1, $2)', [id(1), 'o']);
+      await sql.query(
+        `INSERT INTO entries (id, owner_id, sandbox, name, key) VALUES ($1, $3, false, 'Keyed', 'K-1'), ($2, $3, false, 'Plain', NULL)`,
+        [id(10), id(11), id(1)],
+      );
+      await sql.query(
+        `INSERT INTO file_slots (id, entry_id, category, key, seq, current_id) VALUES ($1, $2, 'attachment', 's', 2, $3), ($4, $2, 'attachment', 'p', 1, NULL)`,
+        [id(20), id(10), id(31), id(21)],
+      );
+      const file = `INSERT INTO files (id, entry_id, slot_id, name, category, mime, size, hash, stored, version, url_nonce)
+        VALUES ($1, $2, $3, $4, 'attachment', 'application/pdf', 1, 'h', $5, 1, 'n')`;
+      await sql.query(file, [id(30), id(10), id(20), 'old.pdf', true]);
+      await sql.query(file, [id(31), id(10), id(20), 'new.pdf', true]);
+      await sql.query(file, [id(32), id(10), id(21), 'awaited.pdf', false]);
+
+      await migrate(sql, all, { lock: false });
+      const rows = await sql.query<{ source_id: string; field: string; entry_id: string; text: string }>(
+        'SELECT source_id, field, entry_id, text FROM entry_search ORDER BY text',
+      );
+      expect(rows).toEqual([
+        { source_id: id(10), field: 'key', entry_id: id(10), text: 'K-1' },
+        { source_id: id(10), field: 'name', entry_id: id(10), text: 'Keyed' },
+        { source_id: id(11), field: 'name', entry_id: id(11), text: 'Plain' },
+        { source_id: id(32), field: 'placeholder', entry_id: id(10), text: 'awaited.pdf' },
+        { source_id: id(20), field: 'version', entry_id: id(10), text: 'new.pdf' },
+      ]);
+    } finally {
+      await lite.close();
+    }
   });
 });
