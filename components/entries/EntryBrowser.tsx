@@ -9,7 +9,7 @@ import { DataTable, createdColumn } from '@/components/ui/DataTable';
 import { Dialog } from '@/components/ui/Dialog';
 import { LoadMore } from '@/components/ui/LoadMore';
 import { useEntryFilterInUrl } from '@/lib/console/entry-filter-url';
-import { useEntries, useFolders } from '@/lib/console/hooks/entries';
+import { useEntries } from '@/lib/console/hooks/entries';
 import { EntryFilters } from './EntryFilters';
 import { FolderTree } from './FolderTree';
 import { NewEntryForm } from './NewEntryForm';
@@ -20,7 +20,6 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
   const [filter, setFilter] = useEntryFilterInUrl();
   const [creating, setCreating] = useState(false);
   const entries = useEntries(ownerId, filter);
-  const folders = useFolders(ownerId, filter.sandbox);
   const end = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = entries;
 
@@ -45,7 +44,12 @@ export function EntryBrowser({ ownerId }: { ownerId: string }) {
       </div>
       <EntryFilters value={filter} onChange={setFilter} />
       <div className="entry-browser">
-        <FolderTree folders={folders.data?.list} selected={filter.folder} onSelect={(folder) => setFilter({ folder }, 'push')} />
+        <FolderTree
+          ownerId={ownerId}
+          sandbox={filter.sandbox}
+          selected={filter.folder}
+          onSelect={(folder) => setFilter({ folder }, 'push')}
+        />
         <div className="entry-browser-list">
           {filter.folder !== undefined && (
             <p className="muted entry-browser-where">

@@ -60,15 +60,31 @@ test.describe('folders', () => {
     expect(folders.status()).toBe(200);
     expect(await folders.json()).toEqual({
       list: [
-        { folder: 'sales', entries: 3 },
-        { folder: 'sales/2026', entries: 1 },
-        { folder: 'sales/2026/q1', entries: 1 },
-        { folder: 'sales/returns', entries: 1 },
-        { folder: 'salesforce', entries: 1 },
+        { folder: 'sales', entries: 3, subfolders: true },
+        { folder: 'sales/2026', entries: 1, subfolders: true },
+        { folder: 'sales/2026/q1', entries: 1, subfolders: false },
+        { folder: 'sales/returns', entries: 1, subfolders: false },
+        { folder: 'salesforce', entries: 1, subfolders: false },
       ],
+      limit: 20,
     });
+    // Keyset pages, and one level at a time.
+    const folderPage = async (query: string) => (await request.get(`/silo/v1/folders?${query}`, { headers: bearer(liveKey) })).json();
+    const first = await folderPage('limit=2');
+    expect(first.list.map((f: { folder: string }) => f.folder)).toEqual(['sales', 'sales/2026']);
+    const second = await folderPage(`limit=2&cursor=${first.next_cursor}`);
+    expect(second.list.map((f: { folder: string }) => f.folder)).toEqual(['sales/2026/q1', 'sales/returns']);
+    const third = await folderPage(`limit=2&cursor=${second.next_cursor}`);
+    expect(third.list.map((f: { folder: string }) => f.folder)).toEqual(['salesforce']);
+    expect(third.next_cursor).toBeUndefined();
+    expect((await folderPage('parent=')).list.map((f: { folder: string }) => f.folder)).toEqual(['sales', 'salesforce']);
+    expect((await folderPage('parent=sales')).list.map((f: { folder: string }) => f.folder)).toEqual(['sales/2026', 'sales/returns']);
+    expect((await folderPage('parent=sales%2F2026%2Fq1')).list).toEqual([]);
+    await expectError(await request.get('/silo/v1/folders?cursor=nope', { headers: bearer(liveKey) }), 422, 'validation');
+    await expectError(await request.get('/silo/v1/folders?limit=0', { headers: bearer(liveKey) }), 422, 'validation');
     expect(await (await request.get('/silo/v1/folders', { headers: bearer(sandboxKey) })).json()).toEqual({
-      list: [{ folder: 'sales', entries: 1 }],
+      list: [{ folder: 'sales', entries: 1, subfolders: false }],
+      limit: 20,
     });
     await expectError(await request.get('/silo/v1/folders'), 401, 'unauthorized');
   });
@@ -92,9 +108,10 @@ test.describe('folders', () => {
     const folders = await session.get('/silo/v1/folders', { headers: { 'X-Silo-Owner': a.id } });
     expect(await folders.json()).toEqual({
       list: [
-        { folder: 'x', entries: 1 },
-        { folder: 'x/y', entries: 1 },
+        { folder: 'x', entries: 1, subfolders: true },
+        { folder: 'x/y', entries: 1, subfolders: false },
       ],
+      limit: 20,
     });
     expect(
       (await (await session.get('/silo/v1/folders', { headers: { 'X-Silo-Owner': a.id, 'X-Silo-Sandbox': 'true' } })).json()).list,

@@ -143,7 +143,8 @@ test('Verify names the first record changed behind the server’s back', async (
   // append-only triggers off (as someone with the files could), start it again.
   await server.kill();
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(path.join(server.dataDir, 'db'));
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const db = await PGlite.create(path.join(server.dataDir, 'db'), { extensions: { pg_trgm } });
   try {
     await db.exec(
       `BEGIN; ALTER TABLE events DISABLE TRIGGER ALL; UPDATE events SET data = '{"name": "Forged"}' WHERE owner_id = '${owner.id}' AND sandbox = false AND seq = 3; ALTER TABLE events ENABLE TRIGGER ALL; COMMIT;`,

@@ -4,7 +4,7 @@
 import { b64, createEntry, inlineFile, sha256 } from '../api/helpers';
 import { expect, screenshot, signIn, test } from './console';
 
-test('the folder tree filters by a folder and everything below it; All entries lists everything', async ({
+test('the folder tree loads a level at a time, filters by a folder and everything below it; All entries lists everything', async ({
   page,
   adminAccount,
   newOwner,
@@ -22,16 +22,29 @@ test('the folder tree filters by a folder and everything below it; All entries l
   ])
     await createEntry(request, owner.liveKey, { name, folder });
   await signIn(page, adminAccount);
+  const levels: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === '/silo/v1/folders') levels.push(url.searchParams.get('parent') ?? '(all)');
+  });
   await page.goto(`/workspaces/${owner.id}`);
   const rows = page.getByRole('region', { name: 'Entries' }).locator('tbody tr');
   const tree = page.getByRole('navigation', { name: 'Folder tree' });
   await expect(rows).toHaveCount(7);
-  // Every folder with the entries at or below it, nested under its parent.
+  // The top level first, each folder with the entries at or below it; nothing below is asked for yet.
   await expect(tree.getByRole('button', { name: 'sales, 4 entries' })).toBeVisible();
-  await expect(tree.getByRole('button', { name: 'sales/2026, 3 entries' })).toBeVisible();
-  await expect(tree.getByRole('button', { name: 'sales/2026/q1, 1 entry' })).toBeVisible();
   await expect(tree.getByRole('button', { name: 'salesforce, 1 entry' })).toBeVisible();
-  await expect(tree.locator('li li li button')).toHaveAccessibleName('sales/2026/q1, 1 entry');
+  await expect(tree.getByRole('button', { name: 'purchases, 1 entry' })).toBeVisible();
+  await expect(tree.getByRole('button', { name: 'sales/2026, 3 entries' })).toHaveCount(0);
+  await expect(tree.getByRole('button', { name: 'Open salesforce' })).toHaveCount(0); // no folder below it
+  expect(new Set(levels)).toEqual(new Set(['']));
+  // Opening a folder loads its children, nested under it.
+  await tree.getByRole('button', { name: 'Open sales', exact: true }).click();
+  await expect(tree.getByRole('button', { name: 'sales/2026, 3 entries' })).toBeVisible();
+  await tree.getByRole('button', { name: 'Open sales/2026' }).click();
+  await expect(tree.getByRole('button', { name: 'sales/2026/q1, 1 entry' })).toBeVisible();
+  await expect(tree.locator('li li li .folder-item')).toHaveAccessibleName('sales/2026/q1, 1 entry');
+  expect(new Set(levels)).toEqual(new Set(['', 'sales', 'sales/2026']));
   await screenshot(page, 'folder-tree');
 
   await tree.getByRole('button', { name: 'sales/2026, 3 entries' }).click();
@@ -41,6 +54,12 @@ test('the folder tree filters by a folder and everything below it; All entries l
   await tree.getByRole('button', { name: 'sales, 4 entries' }).click();
   await expect(rows).toHaveCount(4);
   await expect(page.getByRole('region', { name: 'Entries' })).not.toContainText('CRM export');
+  // Closing a folder hides its children; a reload on a chosen folder opens the way to it.
+  await tree.getByRole('button', { name: 'Close sales', exact: true }).click();
+  await expect(tree.getByRole('button', { name: 'sales/2026, 3 entries' })).toHaveCount(0);
+  await page.goto(`/workspaces/${owner.id}?folder=sales%2F2026%2Fq1`);
+  await expect(tree.getByRole('button', { name: 'sales/2026/q1, 1 entry' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(rows).toHaveCount(1);
   await tree.getByRole('button', { name: 'All entries' }).click();
   await expect(rows).toHaveCount(7);
 
@@ -52,6 +71,28 @@ test('the folder tree filters by a folder and everything below it; All entries l
   await expect(page.getByRole('heading', { name: 'Fresh', level: 1 })).toBeVisible();
   await page.goBack();
   await expect(page.getByRole('navigation', { name: 'Folder tree' }).getByRole('button', { name: 'sales, 5 entries' })).toBeVisible();
+});
+
+test('a level of the folder tree with more folders than a page shows them page by page', async ({
+  page,
+  adminAccount,
+  newOwner,
+  request,
+}) => {
+  const owner = await newOwner('Many Folders Co');
+  const clients = Array.from({ length: 53 }, (_, i) => `clients/c${String(i).padStart(2, '0')}`);
+  await Promise.all(clients.map((folder, i) => createEntry(request, owner.liveKey, { name: `Client ${i}`, folder })));
+  await signIn(page, adminAccount);
+  await page.goto(`/workspaces/${owner.id}`);
+  const tree = page.getByRole('navigation', { name: 'Folder tree' });
+  await tree.getByRole('button', { name: 'Open clients' }).click();
+  const items = tree.locator('li li .folder-item:not(.folder-more)');
+  await expect(items).toHaveCount(50);
+  await expect(items.last()).toHaveAccessibleName('clients/c49, 1 entry');
+  await tree.getByRole('button', { name: 'More folders in clients' }).click();
+  await expect(items).toHaveCount(53);
+  await expect(items.last()).toHaveAccessibleName('clients/c52, 1 entry');
+  await expect(tree.getByRole('button', { name: 'More folders in clients' })).toHaveCount(0);
 });
 
 test('the search box finds entries by name, key or file name as you type, inside the chosen folder', async ({

@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { folderLabel, folderTree } from './folder-tree';
+import { ancestorFolders, folderLabel, parentFolder } from './folder-tree';
 import { jsonToMeta, metaToRows, rowsToMeta } from './meta';
 
-describe('folderTree', () => {
-  it('nests each folder under the part before its last slash, whatever the sort put between them', () => {
-    const tree = folderTree(['a', 'a b', 'a/', 'a//b', 'a/b', 'a/b/c', '/x', 'z'].map((folder, i) => ({ folder, entries: i + 1 })));
-    const shape = (ns: ReturnType<typeof folderTree>): unknown =>
-      ns.map((n) => (n.children.length ? [n.folder, shape(n.children)] : n.folder));
-    expect(shape(tree)).toEqual([
-      [
-        'a',
-        [
-          ['a/', ['a//b']],
-          ['a/b', ['a/b/c']],
-        ],
-      ],
-      'a b',
-      '/x',
-      'z',
-    ]);
+describe('the folder tree', () => {
+  it("puts each folder under the part before its last slash, as the API's ?parent= does (migration search_and_folder_counts)", () => {
+    const folders = ['a', 'a b', 'a/', 'a//b', 'a/b', 'a/b/c', '/x', '//y', 'z'];
+    expect(folders.map(parentFolder)).toEqual(['', '', 'a', 'a/', 'a', 'a/b', '', '/', '']);
+    expect(ancestorFolders('a/b/c')).toEqual(['a', 'a/b']);
+    expect(ancestorFolders('a//b')).toEqual(['a', 'a/']);
+    expect(ancestorFolders('top')).toEqual([]);
     expect(['a/b/c', 'a/', '/x', 'top'].map(folderLabel)).toEqual(['c', 'a/', 'x', 'top']);
   });
 });

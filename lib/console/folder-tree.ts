@@ -1,20 +1,13 @@
-// GET /silo/v1/folders' flat list as a tree: a folder's parent is the part before its last `/`.
-import type { Folder } from '../schemas/records';
+// The folder tree's shape: a folder's parent is the part before its last `/` (GET /silo/v1/folders?parent=).
 
-export interface FolderNode extends Folder {
-  children: FolderNode[];
-}
+/** The folder a folder sits in: '' at the top level ('a/b' → 'a', '/a' → '', 'a/' → 'a'). */
+export const parentFolder = (folder: string) => (folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '');
 
-/** The list has every ancestor of a folder with entries, so each parent is in it; order is kept. */
-export function folderTree(folders: Folder[]): FolderNode[] {
-  const nodes = new Map(folders.map((f) => [f.folder, { ...f, children: [] as FolderNode[] }]));
-  const roots: FolderNode[] = [];
-  for (const n of nodes.values()) {
-    const cut = n.folder.lastIndexOf('/');
-    const parent = cut > 0 ? nodes.get(n.folder.slice(0, cut)) : undefined;
-    (parent ? parent.children : roots).push(n);
-  }
-  return roots;
+/** The folders a folder sits in, outermost first ('a/b/c' → 'a', 'a/b'): what the tree opens to show it. */
+export function ancestorFolders(folder: string): string[] {
+  const out: string[] = [];
+  for (let p = parentFolder(folder); p !== ''; p = parentFolder(p)) out.unshift(p);
+  return out;
 }
 
 /** The name a tree shows for a folder: its last part (the whole folder when that is empty, as for `a/`). */

@@ -53,3 +53,18 @@ export function page<T extends Keyset>(rows: T[], limit: number, cursor?: string
   const next = rows.length > limit ? encodeCursor(list[list.length - 1]) : undefined;
   return { list, limit, ...(cursor ? { cursor } : {}), ...(next ? { next_cursor: next } : {}) };
 }
+
+/** A cursor of a list in name order (GET /silo/v1/folders): the last name of a page. */
+export const encodeNameCursor = (name: string): string => Buffer.from(JSON.stringify([name])).toString('base64url');
+
+/** A name cursor this service issued, or 422. */
+export function decodeNameCursor(cursor: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== 'string' || value[0].includes('\0')) throw badCursor();
+  return value[0];
+}

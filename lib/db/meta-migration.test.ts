@@ -3,6 +3,7 @@
 // their order. On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
@@ -10,7 +11,7 @@ import { migrate, readMigrations, type SqlRunner } from './migrate';
 const TARGET = 'meta_in_written_order';
 
 async function onPglite(use: (sql: SqlRunner) => Promise<void>) {
-  const lite = new PGlite();
+  const lite = new PGlite({ extensions: { pg_trgm } });
   try {
     await use({ exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never });
   } finally {

@@ -1,8 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 
-const lite = new PGlite();
+const lite = new PGlite({ extensions: { pg_trgm } });
 const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
 afterAll(() => lite.close());
 

@@ -9,12 +9,15 @@
 // it rolled back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 
-const lite = workerData.dataDir ? await PGlite.create(workerData.dataDir) : await PGlite.create();
+// pg_trgm: the entry list's `?q=` reads a trigram index (migration search_and_folder_counts).
+const extensions = { pg_trgm };
+const lite = workerData.dataDir ? await PGlite.create(workerData.dataDir, { extensions }) : await PGlite.create({ extensions });
 // Only this process writes here and it sees every write itself: no change log (migration cache_change_log).
 await lite.exec("SET silo.change_log = 'off'");
 

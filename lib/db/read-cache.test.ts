@@ -21,7 +21,7 @@ describe('writtenBy', () => {
 
   it('names the tables an INSERT or UPDATE writes', () => {
     expect(writtenBy('INSERT INTO "public"."entries" ("id","name") VALUES ($1,$2) RETURNING "id"')).toEqual(
-      new Set(['entries', 'entry_folders']),
+      new Set(['entries', 'entry_folders', 'entry_search', 'files', 'folder_counts']),
     );
     expect(writtenBy('UPDATE "public"."api_keys" SET "revoked_at" = $1 WHERE "id" = $2')).toEqual(new Set(['api_keys']));
     expect(writtenBy('INSERT INTO blobs (hash, size) VALUES ($1, $2) ON CONFLICT (hash) DO UPDATE SET size = excluded.size')).toEqual(
@@ -32,7 +32,7 @@ describe('writtenBy', () => {
       writtenBy(
         'WITH slot AS (INSERT INTO file_slots (id) VALUES ($1) ON CONFLICT (entry_id) DO UPDATE SET seq = file_slots.seq + 1 RETURNING id) UPDATE "files" SET version = 1 FROM slot',
       ),
-    ).toEqual(new Set(['file_slots', 'files']));
+    ).toEqual(new Set(['file_slots', 'files', 'entry_search']));
   });
 
   it('counts anything else that writes as writing every table', () => {
@@ -178,7 +178,10 @@ describe('the embedded database', () => {
       [WRITE_NOTHING_CACHED],
     );
     expect(rows.map((r) => (r as { table: string }).table)).toEqual(Object.keys(TRIGGERED).sort());
-    expect(writtenBy('UPDATE "public"."entries" SET "folder" = $1')).toEqual(new Set(['entries', 'entry_folders']));
+    expect(writtenBy('UPDATE "public"."entries" SET "folder" = $1')).toEqual(
+      new Set(['entries', 'entry_folders', 'entry_search', 'files', 'folder_counts']),
+    );
+    expect(writtenBy('UPDATE file_slots SET current_id = $1')).toEqual(new Set(['file_slots', 'entry_search']));
   });
 });
 

@@ -121,6 +121,7 @@ export const TRACKED_TABLES: ReadonlySet<string> = new Set([
   'apps',
   'entries',
   'entry_folders',
+  'entry_search',
   'file_slots',
   'files',
 ]);
@@ -182,11 +183,18 @@ const UPDATE_TARGET = new RegExp(`^\\s+(${NAME})`, 'i');
 const classified = new Map<string, Written | undefined>();
 
 /**
- * Tables that triggers write when these are written (prisma/migrations): entry_folders follows
- * entries; a slot's rev follows its stored versions (slot_history_revision). read-cache.test.ts
- * checks this against the triggers the database has.
+ * Tables that triggers write when these are written (prisma/migrations): entry_folders and
+ * entry_search follow entries, and files their entry's workspace; entry_search follows the names
+ * of files, placeholders and the current version of slots (a slot's delete too); folder_counts follows entry_folders; a slot's rev
+ * follows its stored versions (slot_history_revision). read-cache.test.ts checks this against the
+ * triggers the database has.
  */
-export const TRIGGERED: Readonly<Record<string, readonly string[]>> = { entries: ['entry_folders'], files: ['file_slots'] };
+export const TRIGGERED: Readonly<Record<string, readonly string[]>> = {
+  entries: ['entry_folders', 'entry_search', 'files', 'folder_counts'],
+  entry_folders: ['folder_counts'],
+  file_slots: ['entry_search'],
+  files: ['file_slots', 'entry_search'],
+};
 
 /**
  * The tables a statement writes, or undefined when it writes none. Errs towards writing: a

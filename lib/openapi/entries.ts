@@ -1,7 +1,7 @@
 // /silo/v1/entries: create, read, list, update and delete entries (docs/api.md, Entries).
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { listQuery } from '../schemas/common';
-import { EntryList, EntryRecord, FolderList, entryInput, entryListQuery, entryUpdate } from '../schemas/entries';
+import { EntryList, EntryRecord, FolderList, entryInput, entryListQuery, entryUpdate, folderListQuery } from '../schemas/entries';
 import { BYPASS_GOVERNANCE, ENTRY_ID, body, errors, ok, type DocLimits } from './shared';
 
 const tags = ['Entries'];
@@ -33,8 +33,9 @@ export const entryPaths = (l: DocLimits): ZodOpenApiPathsObject => {
       get: {
         operationId: 'listFolders',
         tags,
-        summary: 'Every folder with entries at or below it, sorted by folder',
-        responses: { '200': ok('The folders', FolderList), ...errors(400, 401) },
+        summary: 'The folders with entries at or below them, sorted by folder, keyset pages; one level with ?parent=',
+        requestParams: { query: folderListQuery(l.maxListLimit) },
+        responses: { '200': ok('The folders', FolderList), ...errors(400, 401, 422) },
       },
     },
     '/silo/v1/entries/{entry_id}': {

@@ -108,9 +108,19 @@ export const FolderRecord = z
   .object({
     folder: z.string().meta({ example: 'sales/2026' }),
     entries: z.number().int().min(1).meta({ description: 'Entries in this folder and every folder below it', example: 12 }),
+    subfolders: z.boolean().meta({ description: 'Whether a folder below it holds entries (what `?parent=` it would list)', example: true }),
   })
   .meta({ id: 'Folder' });
 export type FolderRecord = z.infer<typeof FolderRecord>;
 
-export const FolderList = z.object({ list: z.array(FolderRecord) }).meta({ id: 'FolderList' });
+export const FolderList = listOf(FolderRecord, 'FolderList');
 export type FolderList = z.infer<typeof FolderList>;
+
+export const folderListQuery = built((maxLimit: number) =>
+  listQuery(maxLimit).extend({
+    parent: plain(1024).optional().meta({
+      description:
+        'Only the folders directly below this one (`sales` lists `sales/2026`, not `sales/2026/03`); empty: the top level. Absent: every folder',
+    }),
+  }),
+);

@@ -1,10 +1,11 @@
 // The entry_folders migration: entries written before it get their folder rows (the backfill),
 // and the trigger keeps them after it, for the odd folders too ('/a', 'a/', 'a//b').
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
 
-const lite = new PGlite();
+const lite = new PGlite({ extensions: { pg_trgm } });
 const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
 afterAll(() => lite.close());
 

@@ -166,10 +166,10 @@ describe.each(testDatabases())('entries by invoice facts (%s)', (database) => {
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     };
     for (const [q, index] of [
-      [{ seller_vat: 'DE42' }, 'files_fact_seller_vat_idx'],
-      [{ buyer_vat: 'FR42' }, 'files_fact_buyer_vat_idx'],
-      [{ number: 'B-42' }, 'files_fact_number_idx'],
-      [{ issued_from: '2024-01-01', issued_to: '2024-01-02' }, 'files_fact_issue_date_idx'],
+      [{ seller_vat: 'DE42' }, 'files_owner_id_sandbox_fact_seller_vat_idx'],
+      [{ buyer_vat: 'FR42' }, 'files_owner_id_sandbox_fact_buyer_vat_idx'],
+      [{ number: 'B-42' }, 'files_owner_id_sandbox_fact_number_idx'],
+      [{ issued_from: '2024-01-01', issued_to: '2024-01-02' }, 'files_owner_id_sandbox_fact_issue_date_idx'],
     ] as const) {
       const p = await plan(q);
       expect(p, p).toMatch(new RegExp(`(Index Scan using|Bitmap Index Scan on) ${index}\\b`));

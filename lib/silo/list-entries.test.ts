@@ -5,7 +5,9 @@ import { createTestOwner } from '../testing/owner';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createEntry } from './create-entry';
 import { listEntries, listSql, type EntryListQuery } from './list-entries';
-import { listFolders } from './list-folders';
+import type { FolderRecord } from '../schemas/entries';
+import { type FolderListQuery, listFolders } from './list-folders';
+import { deleteEntry } from './delete-entry';
 import { updateEntry } from './update-entry';
 import { TEST_ACTOR } from '../testing/actor';
 
@@ -23,6 +25,19 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
     do {
       const page = await listEntries({ db: w.db.prisma, target, query: { ...query, cursor } });
       seen.push(...page.list.map((e) => e.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    return seen;
+  };
+
+  /** Every page of the folder list, joined. */
+  const allFolders = async (target: { ownerId: string; sandbox: boolean }, query: Omit<FolderListQuery, 'cursor'>) => {
+    const seen: FolderRecord[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listFolders(w.db.prisma, target, { ...query, cursor });
+      expect(page.list.length).toBeLessThanOrEqual(query.limit);
+      seen.push(...page.list);
       cursor = page.next_cursor;
     } while (cursor);
     return seen;
@@ -94,8 +109,14 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
             const prefixes = new Set(parts.map((_, i) => parts.slice(0, i + 1).join('/')).filter((p) => p !== ''));
             for (const p of prefixes) counts.set(p, (counts.get(p) ?? 0) + 1);
           }
-          const folders = [...counts].map(([f, n]) => ({ folder: f, entries: n })).sort((x, y) => (x.folder < y.folder ? -1 : 1));
-          expect((await listFolders(db, target)).list).toEqual(folders);
+          const parentOf = (f: string) => (f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '');
+          const folders = [...counts]
+            .map(([f, n]) => ({ folder: f, entries: n, subfolders: [...counts.keys()].some((c) => parentOf(c) === f) }))
+            .sort((x, y) => (x.folder < y.folder ? -1 : 1));
+          expect(await allFolders(target, { limit })).toEqual(folders);
+          // One level at a time (the console's tree): the folders whose parent it is, in the same order.
+          for (const parent of ['', asked, ...folders.filter((f) => f.subfolders).map((f) => f.folder)])
+            expect(await allFolders(target, { limit, parent })).toEqual(folders.filter((f) => parentOf(f.folder) === parent));
         },
       ),
       { numRuns: 25 },
@@ -116,8 +137,31 @@ describe.each(testDatabases())('listEntries (%s)', (database) => {
       const rows = await db.entryFolder.findMany({ where: { entryId: entry.id }, orderBy: { prefix: 'asc' } });
       const parts = folder.split('/');
       expect(rows.map((r) => r.prefix)).toEqual(folder === '' ? [] : parts.map((_, i) => parts.slice(0, i + 1).join('/')).sort());
+      // The folder counts follow, with concurrent creates in the same folders beside the moves.
+      await Promise.all(
+        ['a/b', 'a/b/x', 'd', 'start/here'].map((f) =>
+          createEntry({ actor: TEST_ACTOR, db, target, input: { folder: f, name: 'm', meta: {} } }),
+        ),
+      );
+      expect(await countsDrift(owner.id)).toEqual([]);
     }
+    // An entry deleted, and the whole workspace: every count goes with its entries.
+    await deleteEntry({ db, store: w.store, scope: { owners: 'all' }, id: entry.id, actor: null });
+    expect(await countsDrift(owner.id)).toEqual([]);
+    await db.owner.delete({ where: { id: owner.id } });
+    expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM folder_counts WHERE owner_id = ${owner.id}::uuid`).toEqual([]);
   });
+
+  /** The folder_counts rows of an owner that differ from counting its entry_folders afresh. */
+  const countsDrift = (ownerId: string) =>
+    w.db.prisma.$queryRaw<unknown[]>`
+      SELECT * FROM (
+        SELECT prefix, parent, entries FROM folder_counts WHERE owner_id = ${ownerId}::uuid
+        EXCEPT SELECT prefix, folder_parent(prefix), count(*)::int FROM entry_folders WHERE owner_id = ${ownerId}::uuid GROUP BY prefix
+      ) a UNION ALL SELECT * FROM (
+        SELECT prefix, folder_parent(prefix), count(*)::int FROM entry_folders WHERE owner_id = ${ownerId}::uuid GROUP BY prefix
+        EXCEPT SELECT prefix, parent, entries FROM folder_counts WHERE owner_id = ${ownerId}::uuid
+      ) b`;
 
   it('reads a subtree page by one range of the entry_folders index, in list order (no sort)', async () => {
     const db = w.db.prisma;

@@ -1,8 +1,9 @@
 // GET /silo/v1/entries: one owner and environment's entries, newest first, keyset pages.
 // One statement per page: the rows, each with its file count. `?folder=` (a folder and everything
 // below it) reads entry_folders, whose index is in list order, so it pages like the plain list;
-// `?folder_exact=` and `?key=` use the entries indexes. `?q=` filters the rows those scans visit,
-// so a search page reads past every entry that does not match (docs/api.md, Entries).
+// `?folder_exact=` and `?key=` use the entries indexes. `?q=` probes entry_search (one row per
+// name): a rare term by its trigram index, a common one by filtering the ordered scan, whichever the
+// planner finds cheaper (docs/api.md, Entries; list-plans.test.ts pins both).
 import { type Db, readCacheOf } from '../db/client';
 import { decodeCursor, page } from '../db/cursor';
 import { Prisma } from '../db/generated/client';
@@ -26,7 +27,7 @@ export interface ListEntriesOptions {
 export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** What a page of entries is read from: a write to any of them is a new page (lib/db/read-cache.ts). */
-const READS = ['entries', 'entry_folders', 'file_slots', 'files'];
+const READS = ['entries', 'entry_folders', 'entry_search', 'file_slots', 'files'];
 
 export function listEntries(opts: ListEntriesOptions) {
   const { db, target, query } = opts;
@@ -42,12 +43,14 @@ async function loadEntries({ db, target, query }: ListEntriesOptions) {
 }
 
 /**
- * The fact filters, on one current version (each backed by its files index; the planner starts from
- * the most selective). Values are compared as the row keeps them (file-facts.ts).
+ * The fact filters, on one current version of the workspace (each backed by its files index, which
+ * leads with the workspace; the planner starts from the most selective). Values are compared as the
+ * row keeps them (file-facts.ts).
  */
-function factConditions(query: EntryListQuery): Prisma.Sql[] {
+function factConditions(target: Target, query: EntryListQuery): Prisma.Sql[] {
   const { sql } = Prisma;
-  const out: Prisma.Sql[] = [];
+  // The workspace leads every fact index (files.owner_id/sandbox, copied from the entry by a trigger).
+  const out: Prisma.Sql[] = [sql`v.owner_id = ${target.ownerId}::uuid`, sql`v.sandbox = ${target.sandbox}`];
   if (query.seller_vat !== undefined) out.push(sql`v.fact_seller_vat = ${normalVatId(query.seller_vat)}`);
   if (query.buyer_vat !== undefined) out.push(sql`v.fact_buyer_vat = ${normalVatId(query.buyer_vat)}`);
   if (query.number !== undefined) out.push(sql`v.fact_number = ${query.number}`);
@@ -78,12 +81,12 @@ export function listSql(target: Target, query: EntryListQuery) {
   if (k) where.push(sql`${t}.created_at <= ${k.createdAt} AND (${t}.created_at < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
   if (query.q !== undefined) {
     const like = containsPattern(query.q);
-    where.push(sql`(e.name ILIKE ${like} ESCAPE '\\' OR e.key ILIKE ${like} ESCAPE '\\' OR EXISTS (
-      SELECT 1 FROM files m JOIN file_slots ms ON ms.id = m.slot_id
-      WHERE m.entry_id = e.id AND (ms.current_id = m.id OR NOT m.stored) AND m.name ILIKE ${like} ESCAPE '\\'))`);
+    // entry_search holds one row per name: the entry's, its key, each current version's and each
+    // placeholder's (migration search_and_folder_counts), so a match lies within one of them.
+    where.push(sql`EXISTS (SELECT 1 FROM entry_search s WHERE s.entry_id = e.id AND s.text ILIKE ${like} ESCAPE '\\')`);
   }
-  const facts = factConditions(query);
-  if (facts.length)
+  const facts = factConditions(target, query);
+  if (facts.length > 2)
     where.push(sql`EXISTS (SELECT 1 FROM file_slots fs JOIN files v ON v.id = fs.current_id
       WHERE fs.entry_id = e.id AND ${join(facts, ' AND ')})`);
   const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;

@@ -52,11 +52,24 @@ export function useEntries(owner: string, f: EntryFilter) {
   });
 }
 
-/** The workspace's folders with their entry counts; under the list's key, so what makes the list stale makes them stale. */
-export const useFolders = (owner: string, sandbox: boolean) =>
-  useQuery({
-    queryKey: [...entryKeys.list(owner), 'folders', sandbox],
-    queryFn: ({ signal }) => api<{ list: Folder[] }>('/silo/v1/folders', { owner, sandbox, signal }),
+/** How many folders one request of the tree asks for. */
+export const FOLDER_PAGE = 50;
+
+/**
+ * One level of the workspace's folder tree (GET /silo/v1/folders?parent=; '' the top level), in pages
+ * of FOLDER_PAGE; under the list's key, so what makes the list stale makes them stale.
+ */
+export const useFolderLevel = (owner: string, sandbox: boolean, parent: string) =>
+  useInfiniteQuery({
+    queryKey: [...entryKeys.list(owner), 'folders', sandbox, parent],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api<Page<Folder>>(`/silo/v1/folders?${pageQuery(FOLDER_PAGE, pageParam)}&parent=${encodeURIComponent(parent)}`, {
+        owner,
+        sandbox,
+        signal,
+      }),
+    getNextPageParam: nextCursor,
   });
 
 /** The entry with its files (`attachments`) and each file's earlier versions. */
