@@ -52,7 +52,10 @@ const pools = new WeakMap<WebhookRules, Map<Resolver | undefined, Agents>>();
 
 function agentsFor(rules: WebhookRules, resolve: Resolver | undefined): Agents {
   let byResolver = pools.get(rules);
-  if (!byResolver) pools.set(rules, (byResolver = new Map()));
+  if (!byResolver) {
+    byResolver = new Map();
+    pools.set(rules, byResolver);
+  }
   let agents = byResolver.get(resolve);
   if (!agents) {
     const o = { keepAlive: true, timeout: IDLE_MS, maxSockets: 64, scheduling: 'lifo' as const, lookup: lookupChecked(rules, resolve) };
