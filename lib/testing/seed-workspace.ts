@@ -214,17 +214,13 @@ const partyName = (p: string) =>
  * The statement that makes entries [from, to) of a workspace of `total` (one transaction): every
  * row of them, and their records in the chain (live) of the owner, whose key `actor` names.
  */
-function batchSql(o: { owner: string; actor: string; createdBy: string; from: number; to: number; total: number; start: Date; spanMs: number; parties: number }) {
+export function batchSql(o: { owner: string; actor: string; createdBy: string; from: number; to: number; total: number; start: Date; spanMs: number; parties: number }) {
   const step = o.spanMs / o.total;
   const owner = uuid(o.owner);
   return `DO $seed$
 DECLARE
   prev TEXT;
   n BIGINT;
-  r RECORD;
-  last_at TIMESTAMPTZ;
-  e_id UUID[] := '{}'; e_seq BIGINT[] := '{}'; e_at TIMESTAMPTZ[] := '{}'; e_type TEXT[] := '{}'; e_entry UUID[] := '{}';
-  e_file UUID[] := '{}'; e_version INT[] := '{}'; e_data TEXT[] := '{}'; e_prev TEXT[] := '{}'; e_hash TEXT[] := '{}';
 BEGIN
   CREATE TEMP TABLE seed_e ON COMMIT DROP AS
   SELECT x.*, CASE WHEN x.i % 2 = 0 THEN 'ubl' ELSE 'cii' END AS syntax,
@@ -245,6 +241,7 @@ BEGIN
     FROM generate_series(${o.from}, ${o.to - 1}) AS i
   ) x;
 
+  ANALYZE seed_e;
   INSERT INTO entries (id, owner_id, sandbox, key, folder, name, meta, created_at, updated_at)
     SELECT id, ${owner}, false, number, folder, 'Rechnung ' || number || ' ' || seller_name,
       json_build_object('seller', seller_name, 'amount', (net + round(net * rate::numeric / 100, 2))::text), t, t
@@ -270,6 +267,7 @@ BEGIN
     FROM seed_e e WHERE e.pdf
   ) v;
 
+  ANALYZE seed_f;
   INSERT INTO blobs (hash, size, data)
     SELECT DISTINCT ON (digest) encode(digest, 'hex'), size, bytes FROM seed_f ORDER BY digest
     ON CONFLICT (hash) DO NOTHING;
@@ -278,6 +276,7 @@ BEGIN
     SELECT gen_random_uuid() AS id, entry_id, category, name, max(version) AS seq,
       (array_agg(id ORDER BY version DESC))[1] AS current_id
     FROM seed_f GROUP BY entry_id, category, name;
+  ANALYZE seed_s;
   INSERT INTO file_slots (id, entry_id, category, key, seq, current_id)
     SELECT id, entry_id, category, name, seq, current_id FROM seed_s;
 
@@ -299,9 +298,15 @@ BEGIN
   -- The records, as silo_append_events (migration event_log) writes them: entry.created, then per
   -- version file.created and file.stored, hashed one after another along the chain.
   SELECT h.seq, h.hash INTO n, prev FROM chain_heads h WHERE h.owner_id = ${owner} AND h.sandbox = false FOR UPDATE;
-  FOR r IN
-    SELECT q.* FROM (
-      SELECT e.i, 0 AS step, 0 AS sub, e.t AS at, 'entry.created' AS type, e.id AS entry_id, NULL::uuid AS file_id, NULL::int AS version,
+  CREATE TEMP TABLE seed_v ON COMMIT DROP AS
+  SELECT q.k, q.id, q."at", q.type, q.entry_id, q.file_id, q.version, q.data,
+    '{"actor":' || ${lit(o.actor)} || ',"at":"' || to_char(q."at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","data":' || q.data
+      || ',"entry_id":"' || q.entry_id::text || '","file_id":' || "silo_json_text"(q.file_id::text) || ',"id":"' || q.id::text
+      || '","prev_hash":"' AS head,
+    '","request_id":null,"sandbox":false,"seq":' || (n + q.k)::text || ',"type":"' || q.type || '","version":' || coalesce(q.version::text, 'null') || '}' AS tail
+  FROM (
+    SELECT row_number() OVER (ORDER BY u.i, u.step, u.sub) AS k, gen_random_uuid() AS id, u.* FROM (
+      SELECT e.i, 0 AS step, 0 AS sub, e.t AS "at", 'entry.created' AS type, e.id AS entry_id, NULL::uuid AS file_id, NULL::int AS version,
         '{"folder":' || "silo_json_text"(e.folder) || ',"key":' || "silo_json_text"(e.number)
           || ',"meta":{"amount":' || "silo_json_text"((e.net + round(e.net * e.rate::numeric / 100, 2))::text)
           || ',"seller":' || "silo_json_text"(e.seller_name) || '},"name":' || "silo_json_text"('Rechnung ' || e.number || ' ' || e.seller_name) || '}' AS data
@@ -314,25 +319,22 @@ BEGIN
       SELECT f.i, f.step, 1, f.at, 'file.stored', f.entry_id, f.id, f.version,
         "silo_file_event_data"(f.name, f.category, NULL, f.mime, f.size, encode(f.digest, 'hex'), NULL, NULL)
       FROM seed_f f
-    ) q ORDER BY q.i, q.step, q.sub
-  LOOP
-    n := n + 1;
-    e_id := e_id || gen_random_uuid();
-    e_prev := e_prev || prev;
-    prev := encode(sha256(convert_to(
-      '{"actor":' || ${lit(o.actor)} || ',"at":"' || to_char(r.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","data":' || r.data
-      || ',"entry_id":"' || r.entry_id::text || '","file_id":' || "silo_json_text"(r.file_id::text) || ',"id":"' || e_id[cardinality(e_id)]::text
-      || '","prev_hash":"' || e_prev[cardinality(e_prev)] || '","request_id":null,"sandbox":false,"seq":' || n::text
-      || ',"type":"' || r.type || '","version":' || coalesce(r.version::text, 'null') || '}', 'UTF8')), 'hex');
-    e_seq := e_seq || n; e_at := e_at || r.at; e_type := e_type || r.type; e_entry := e_entry || r.entry_id;
-    e_file := e_file || r.file_id; e_version := e_version || r.version; e_data := e_data || r.data; e_hash := e_hash || prev;
-    last_at := r.at;
-  END LOOP;
+    ) u
+  ) q;
+  ALTER TABLE seed_v ADD PRIMARY KEY (k);
+  ANALYZE seed_v;
+  -- The chain: each record's hash over its text with the previous record's hash in it.
   INSERT INTO events (id, owner_id, sandbox, seq, "at", type, actor, entry_id, file_id, version, data, request_id, prev_hash, hash)
-    SELECT x.id, ${owner}, false, x.seq, x."at", x.type, ${lit(o.actor)}::jsonb, x.entry, x.file, x.version, x.data::jsonb, NULL, x.prev, x.hash
-    FROM unnest(e_id, e_seq, e_at, e_type, e_entry, e_file, e_version, e_data, e_prev, e_hash)
-      AS x(id, seq, "at", type, entry, file, version, data, prev, hash);
-  UPDATE chain_heads SET seq = n, hash = prev, "at" = last_at WHERE owner_id = ${owner} AND sandbox = false;
+  WITH RECURSIVE c(k, prev, hash) AS (
+    SELECT 0::bigint, NULL::text, prev
+    UNION ALL
+    SELECT v.k, c.hash, encode(sha256(convert_to(v.head || c.hash || v.tail, 'UTF8')), 'hex') FROM c JOIN seed_v v ON v.k = c.k + 1
+  )
+  SELECT v.id, ${owner}, false, n + v.k, v."at", v.type, ${lit(o.actor)}::jsonb, v.entry_id, v.file_id, v.version, v.data::jsonb, NULL, c.prev, c.hash
+  FROM c JOIN seed_v v ON v.k = c.k ORDER BY v.k;
+  UPDATE chain_heads h SET seq = n + x.k, hash = x.hash, "at" = x."at"
+    FROM (SELECT e.seq - n AS k, e.hash, e."at" FROM events e WHERE e.owner_id = ${owner} AND e.sandbox = false ORDER BY e.seq DESC LIMIT 1) x
+    WHERE h.owner_id = ${owner} AND h.sandbox = false;
 END
 $seed$`;
 }
