@@ -114,6 +114,10 @@ describe.each(testDatabases())('a seeded workspace (%s)', (database) => {
     expect(chain).toMatchObject({ ok: true, checked: records });
     const files = await w.db.prisma.file.count({ where: { entry: { ownerId: seeded.owner_id } } });
     expect(records).toBe(1 + N + 2 * files);
-    expect(await principalFromBearer(w.db.prisma, seeded.api_key)).toMatchObject({ kind: 'owner', ownerId: seeded.owner_id, sandbox: false });
+    expect(await principalFromBearer(w.db.prisma, seeded.api_key)).toMatchObject({
+      kind: 'owner',
+      ownerId: seeded.owner_id,
+      sandbox: false,
+    });
   });
 });

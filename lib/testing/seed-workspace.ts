@@ -214,7 +214,17 @@ const partyName = (p: string) =>
  * The statement that makes entries [from, to) of a workspace of `total` (one transaction): every
  * row of them, and their records in the chain (live) of the owner, whose key `actor` names.
  */
-export function batchSql(o: { owner: string; actor: string; createdBy: string; from: number; to: number; total: number; start: Date; spanMs: number; parties: number }) {
+function batchSql(o: {
+  owner: string;
+  actor: string;
+  createdBy: string;
+  from: number;
+  to: number;
+  total: number;
+  start: Date;
+  spanMs: number;
+  parties: number;
+}) {
   const step = o.spanMs / o.total;
   const owner = uuid(o.owner);
   return `DO $seed$
