@@ -1,8 +1,9 @@
 // The export's Content-Length is the number of bytes its ZIP has, also when the central directory
 // passes 64 KiB (a few hundred versions), where yazl's own prediction counted ZIP64 end records it
 // does not write; and with ZIP64 forced, where it writes them.
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ExportPlan } from './plan-export';
+import type { ExportMember, ExportPlan } from './plan-export';
 import { writeExport } from './write-export';
 
 function planOf(members: number, nameLength: number): ExportPlan {
@@ -14,13 +15,13 @@ function planOf(members: number, nameLength: number): ExportPlan {
     versions: members,
     bytes: members * 3,
     events: { first: 1, last: 1 },
-    members: Array.from({ length: members }, (_, i) => {
+    members: Array.from({ length: members }, (_, i): ExportMember => {
       const bytes = Buffer.from(`${i % 1000}`.padStart(3, '0'));
       const name = `files/${String(i).padStart(nameLength - 10, 'x')}/v1.xml`;
       // Half as buffers, half as streams, as the export has both.
       return i % 2
         ? { name, size: bytes.length, sha256: '', mtime, bytes }
-        : { name, size: bytes.length, sha256: '', mtime, open: async () => [bytes] };
+        : { name, size: bytes.length, sha256: '', mtime, open: async () => Readable.from([bytes]) };
     }),
   };
 }
