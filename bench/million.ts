@@ -10,13 +10,16 @@
 // export of one year of it (server RSS peak over its baseline), and `npm run fsck` over the
 // database (its peak RSS; the server stopped, as the embedded database allows one process).
 // The server runs with SILO_READ_CACHE=off: every request runs its statements, none is a cache hit.
+// The console (Chromium, /usr/bin/chromium): opening each workspace to its first entry row and to its
+// folder tree, and a search for one invoice number, p50 of the rounds (BENCH_MILLION_CONSOLE=off: not).
 // Run: npx tsx bench/million.ts   (BENCH_MILLION_ENTRIES=20000 for a quick run; BENCH_MILLION_ROUNDS)
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createDatabase, startServer, type SiloServer } from '../e2e/fixtures/server';
+import { chromium } from '@playwright/test';
+import { createDatabase, setupLinkIn, startServer, type SiloServer } from '../e2e/fixtures/server';
 import { openDatabase } from '../lib/db/client';
 import { encodeCursor } from '../lib/db/cursor';
 import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
@@ -149,6 +152,76 @@ async function timedPair(server: SiloServer, a: { key: string; path: string }, b
   return ms.map((m) => ({ p50: pct(m, 50), p99: pct(m, 99) }));
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (polling, 10 ms) until `check` holds; its time. */
+async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('the console did not answer in time');
+    await sleep(10);
+  }
+}
+
+/**
+ * The console in Chromium (/usr/bin/chromium or CHROMIUM_PATH), signed in as the instance's first
+ * administrator: for each workspace, the time from opening it to its first entry row, to its folder
+ * tree's year, and from typing an invoice number in the search box to the one row. Rounds take turns.
+ */
+async function consoleTimes(server: SiloServer, spaces: Workspace[], rounds: number) {
+  let link = setupLinkIn(server.output());
+  for (let i = 0; i < 100 && !link; i++) {
+    await sleep(200);
+    link = setupLinkIn(server.output());
+  }
+  if (!link) throw new Error('the server printed no setup link');
+  const account = { email: 'bench@example.com', password: 'a long bench password' };
+  const made = await fetch(`${server.url}/admin/v1/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: new URL(link).searchParams.get('token'), name: 'Bench', ...account }),
+  });
+  if (made.status !== 201) throw new Error(`setup: ${made.status} ${await made.text()}`);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+    await page.goto('/signin');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    const rows = page.getByRole('region', { name: 'Entries' }).locator('tbody tr');
+    const times = spaces.map(() => ({ list: [] as number[], tree: [] as number[], search: [] as number[] }));
+    for (let r = 0; r < rounds + 1; r++)
+      for (const [k, w] of spaces.entries()) {
+        const wanted = (await get(server, w.key, `/silo/v1/entries?limit=1&folder=${w.year}`)) as { list: { key: string }[] };
+        const t = performance.now();
+        await page.goto(`/workspaces/${w.ownerId}`);
+        await rows.first().waitFor();
+        const list = performance.now() - t;
+        await page
+          .getByRole('navigation', { name: 'Folder tree' })
+          .getByRole('button', { name: new RegExp(`^${w.year}, `) })
+          .waitFor();
+        const tree = performance.now() - t;
+        const s = performance.now();
+        await page.getByRole('searchbox', { name: 'Search' }).fill(wanted.list[0].key);
+        await until(async () => (await rows.count()) === 1 && (await rows.first().innerText()).includes(wanted.list[0].key));
+        const search = performance.now() - s;
+        if (r === 0) continue; // the first round warms the server and the browser's cache
+        times[k].list.push(list);
+        times[k].tree.push(tree);
+        times[k].search.push(search);
+      }
+    return times;
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Every entry of the workspace, a full page at a time; the server's RSS at the start, its max, at the end. */
 async function pageThrough(server: SiloServer, w: Workspace) {
   const start = rssOf(server.pid);
@@ -249,6 +322,16 @@ async function bench(database: Db) {
       console.log(
         `  ${largeNames[i].padEnd(22)} p50 ${a.p50.toFixed(1).padStart(7)} → ${b.p50.toFixed(1).padStart(8)} = ${r50.toFixed(2)}×   p99 ${a.p99.toFixed(1).padStart(7)} → ${b.p99.toFixed(1).padStart(8)} = ${r99.toFixed(2)}×   (target ≤ 1.5: ${ok})`,
       );
+    }
+    if (process.env.BENCH_MILLION_CONSOLE !== 'off') {
+      const [a, b] = await consoleTimes(server, [small, large], Math.max(3, Math.round(ROUNDS / 5)));
+      for (const what of ['list', 'tree', 'search'] as const) {
+        const [p, q] = [pct(a[what], 50), pct(b[what], 50)];
+        const label = { list: 'console: entry list', tree: 'console: folder tree', search: 'console: search box' }[what];
+        console.log(
+          `  ${label.padEnd(22)} p50 ${p.toFixed(0).padStart(7)} → ${q.toFixed(0).padStart(8)} = ${(q / p).toFixed(2)}×   (target ≤ 1.5: ${q / p <= 1.5 ? 'met' : 'MISSED'})`,
+        );
+      }
     }
     const paged = await pageThrough(server, large);
     console.log(
