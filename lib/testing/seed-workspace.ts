@@ -1,0 +1,387 @@
+// A workspace of N realistic entries, made in the database itself (`npm run seed`, bench/million.ts,
+// the tests that need a large workspace): one statement a batch generates the entries, their
+// versions' bytes and every row one real write leaves, with no round trip per row.
+//
+// What a batch writes is what the API's writes would have: the entry (PUT …/entries: its
+// entry.created record), each version as insertCurrent (replace-file.ts) stores a small inline file
+// — the slot, the files row with the facts the reader finds in its bytes (file-facts.ts), the bytes
+// in their `blobs` row (small-blobs.ts) under their real SHA-256, and its file.created + file.stored
+// records — and the chain's head moved past them. Only base tables are written; what triggers
+// keep (entry_folders, retention, the read cache's change log, …) they keep as for any write.
+//
+// Shape: entries spread evenly over `years` years ending at `end`, each in the folder `YYYY/MM` of
+// its date and keyed by its invoice number; two or three versions of a small invoice XML (UBL or
+// CII, alternately) with facts that vary (a few thousand sellers and buyers by VAT id, currencies,
+// amounts, dates); a one-page PDF on every fourth entry. Everything after an entry's creation happens
+// within seconds of it, so each chain's records are in time order (the workspace's keys are made
+// now, by createOwner, and so come first in the chain but last in time: as a workspace imported
+// from elsewhere would look).
+import { canonicalJson } from '../events/canonical-json';
+import { checkpointChains } from '../events/checkpoints';
+import type { AuditKey } from '../events/signing-key';
+import { systemActor } from '../events/catalogue';
+import { createOwner } from '../access/create-owner';
+import type { Database } from '../db/client';
+
+export interface SeedOptions {
+  entries: number;
+  /** the workspace's name */
+  name?: string;
+  /** entries a statement (and a transaction) makes */
+  batch?: number;
+  /** the last entry's date; the first is `years` before it */
+  end?: Date;
+  years?: number;
+  /** sellers and buyers: this many VAT ids */
+  parties?: number;
+  /** signs a checkpoint of the chain after each batch, as the server's checkpoint job would */
+  key?: AuditKey;
+  /** after each batch: entries made so far */
+  progress?: (made: number) => void;
+}
+
+export interface SeededWorkspace {
+  owner_id: string;
+  /** the live API key: it authenticates as the workspace's owner */
+  api_key: string;
+}
+
+const DAY = 86_400_000;
+const defaultEnd = () => new Date(Date.UTC(new Date().getUTCFullYear(), 0, 1) - 1);
+
+/** A literal of SQL text (for the few values this file itself builds: no caller's input). */
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const uuid = (s: string) => {
+  if (!/^[0-9a-f-]{36}$/.test(s)) throw new Error(`not a uuid: ${s}`);
+  return `'${s}'::uuid`;
+};
+
+// The invoice's text: format() arguments %1$s number, %2$s issue date, %3$s due date (ISO),
+// %4$s and %5$s the same as CII writes them (YYYYMMDD), %6$s note, %7$s currency, %8$s seller name,
+// %9$s seller VAT id, %10$s buyer name, %11$s buyer VAT id, %12$s net, %13$s tax, %14$s payable,
+// %15$s the tax rate.
+export const UBL_TEMPLATE = `<?xml version="1.0" encoding="UTF-8"?>
+<ubl:Invoice xmlns:ubl="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+             xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
+             xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+  <cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</cbc:CustomizationID>
+  <cbc:ProfileID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</cbc:ProfileID>
+  <cbc:ID>%1$s</cbc:ID>
+  <cbc:IssueDate>%2$s</cbc:IssueDate>
+  <cbc:DueDate>%3$s</cbc:DueDate>
+  <cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>
+  <cbc:Note>%6$s</cbc:Note>
+  <cbc:DocumentCurrencyCode>%7$s</cbc:DocumentCurrencyCode>
+  <cac:AccountingSupplierParty>
+    <cac:Party>
+      <cac:PartyTaxScheme>
+        <cbc:CompanyID>%9$s</cbc:CompanyID>
+        <cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme>
+      </cac:PartyTaxScheme>
+      <cac:PartyLegalEntity><cbc:RegistrationName>%8$s</cbc:RegistrationName></cac:PartyLegalEntity>
+    </cac:Party>
+  </cac:AccountingSupplierParty>
+  <cac:AccountingCustomerParty>
+    <cac:Party>
+      <cac:PartyTaxScheme>
+        <cbc:CompanyID>%11$s</cbc:CompanyID>
+        <cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme>
+      </cac:PartyTaxScheme>
+      <cac:PartyLegalEntity><cbc:RegistrationName>%10$s</cbc:RegistrationName></cac:PartyLegalEntity>
+    </cac:Party>
+  </cac:AccountingCustomerParty>
+  <cac:TaxTotal>
+    <cbc:TaxAmount currencyID="%7$s">%13$s</cbc:TaxAmount>
+    <cac:TaxSubtotal>
+      <cbc:TaxableAmount currencyID="%7$s">%12$s</cbc:TaxableAmount>
+      <cbc:TaxAmount currencyID="%7$s">%13$s</cbc:TaxAmount>
+      <cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>%15$s</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>
+    </cac:TaxSubtotal>
+  </cac:TaxTotal>
+  <cac:LegalMonetaryTotal>
+    <cbc:LineExtensionAmount currencyID="%7$s">%12$s</cbc:LineExtensionAmount>
+    <cbc:TaxExclusiveAmount currencyID="%7$s">%12$s</cbc:TaxExclusiveAmount>
+    <cbc:TaxInclusiveAmount currencyID="%7$s">%14$s</cbc:TaxInclusiveAmount>
+    <cbc:PayableAmount currencyID="%7$s">%14$s</cbc:PayableAmount>
+  </cac:LegalMonetaryTotal>
+  <cac:InvoiceLine>
+    <cbc:ID>1</cbc:ID>
+    <cbc:InvoicedQuantity unitCode="H87">1</cbc:InvoicedQuantity>
+    <cbc:LineExtensionAmount currencyID="%7$s">%12$s</cbc:LineExtensionAmount>
+    <cac:Item><cbc:Name>Leistung %1$s</cbc:Name></cac:Item>
+    <cac:Price><cbc:PriceAmount currencyID="%7$s">%12$s</cbc:PriceAmount></cac:Price>
+  </cac:InvoiceLine>
+</ubl:Invoice>
+`;
+
+export const CII_TEMPLATE = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+  xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
+  xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+  <rsm:ExchangedDocumentContext>
+    <ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter>
+  </rsm:ExchangedDocumentContext>
+  <rsm:ExchangedDocument>
+    <ram:ID>%1$s</ram:ID>
+    <ram:TypeCode>380</ram:TypeCode>
+    <ram:IssueDateTime><udt:DateTimeString format="102">%4$s</udt:DateTimeString></ram:IssueDateTime>
+    <ram:IncludedNote><ram:Content>%6$s</ram:Content></ram:IncludedNote>
+  </rsm:ExchangedDocument>
+  <rsm:SupplyChainTradeTransaction>
+    <ram:IncludedSupplyChainTradeLineItem>
+      <ram:AssociatedDocumentLineDocument><ram:LineID>1</ram:LineID></ram:AssociatedDocumentLineDocument>
+      <ram:SpecifiedTradeProduct><ram:Name>Leistung %1$s</ram:Name></ram:SpecifiedTradeProduct>
+      <ram:SpecifiedLineTradeSettlement>
+        <ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>%12$s</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation>
+      </ram:SpecifiedLineTradeSettlement>
+    </ram:IncludedSupplyChainTradeLineItem>
+    <ram:ApplicableHeaderTradeAgreement>
+      <ram:SellerTradeParty>
+        <ram:Name>%8$s</ram:Name>
+        <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">%9$s</ram:ID></ram:SpecifiedTaxRegistration>
+      </ram:SellerTradeParty>
+      <ram:BuyerTradeParty>
+        <ram:Name>%10$s</ram:Name>
+        <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">%11$s</ram:ID></ram:SpecifiedTaxRegistration>
+      </ram:BuyerTradeParty>
+    </ram:ApplicableHeaderTradeAgreement>
+    <ram:ApplicableHeaderTradeDelivery/>
+    <ram:ApplicableHeaderTradeSettlement>
+      <ram:InvoiceCurrencyCode>%7$s</ram:InvoiceCurrencyCode>
+      <ram:ApplicableTradeTax>
+        <ram:CalculatedAmount>%13$s</ram:CalculatedAmount>
+        <ram:TypeCode>VAT</ram:TypeCode>
+        <ram:BasisAmount>%12$s</ram:BasisAmount>
+        <ram:CategoryCode>S</ram:CategoryCode>
+        <ram:RateApplicablePercent>%15$s</ram:RateApplicablePercent>
+      </ram:ApplicableTradeTax>
+      <ram:SpecifiedTradePaymentTerms>
+        <ram:DueDateDateTime><udt:DateTimeString format="102">%5$s</udt:DateTimeString></ram:DueDateDateTime>
+      </ram:SpecifiedTradePaymentTerms>
+      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+        <ram:LineTotalAmount>%12$s</ram:LineTotalAmount>
+        <ram:TaxBasisTotalAmount>%12$s</ram:TaxBasisTotalAmount>
+        <ram:TaxTotalAmount currencyID="%7$s">%13$s</ram:TaxTotalAmount>
+        <ram:GrandTotalAmount>%14$s</ram:GrandTotalAmount>
+        <ram:DuePayableAmount>%14$s</ram:DuePayableAmount>
+      </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+    </ram:ApplicableHeaderTradeSettlement>
+  </rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>
+`;
+
+/** The invoice number's and issue date's places in the PDF: the same width as what replaces them. */
+const PDF_NUMBER = 'NNNNNNNNNNNNNNN';
+const PDF_DATE = 'DDDDDDDDDD';
+
+/** A one-page PDF showing the invoice number and date, its xref right for any number of this width. */
+export const PDF_TEMPLATE = (() => {
+  const text = `BT /F1 18 Tf 72 770 Td (Rechnung ${PDF_NUMBER}) Tj 0 -28 Td /F1 12 Tf (Datum ${PDF_DATE}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${text.length} >>\nstream\n${text}\nendstream`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) pdf += `${String(o).padStart(10, '0')} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return pdf;
+})();
+
+const COUNTRIES = ['DE', 'FR', 'IT', 'NL', 'AT', 'BE', 'ES', 'PL'];
+const FORMS = ['GmbH', 'SARL', 'S.r.l.', 'B.V.', 'GmbH', 'NV', 'S.L.', 'Sp. z o.o.'];
+const RATES = ['19', '20', '22', '21', '20', '21', '21', '23'];
+const STEMS = ['Müller', 'Schmidt', 'Dupont', 'Rossi', 'Jansen', 'Gruber', 'Peeters', 'García', 'Nowak', 'Lindqvist', 'Weiß', 'Lefèvre'];
+const TRADES = ['Handel', 'Bau', 'Logistik', 'Beratung', 'Technik', 'Druck', 'Energie'];
+const arr = (xs: string[]) => `ARRAY[${xs.map(lit).join(',')}]`;
+
+/** A party (seller or buyer) p in 0 … parties-1: its VAT id and its name, as SQL expressions. */
+const partyVat = (p: string) =>
+  `(${arr(COUNTRIES)})[${p} % 8 + 1] || lpad(((${p}::bigint * 7654321 + 100000007) % 1000000000)::text, 9, '0')`;
+const partyName = (p: string) =>
+  `(${arr(STEMS)})[${p} % 12 + 1] || ' ' || (${arr(TRADES)})[${p} % 7 + 1] || ' ' || lpad(${p}::text, 4, '0') || ' ' || (${arr(FORMS)})[${p} % 8 + 1]`;
+
+/**
+ * The statement that makes entries [from, to) of a workspace of `total` (one transaction): every
+ * row of them, and their records in the chain (live) of the owner, whose key `actor` names.
+ */
+function batchSql(o: {
+  owner: string;
+  actor: string;
+  createdBy: string;
+  from: number;
+  to: number;
+  total: number;
+  start: Date;
+  spanMs: number;
+  parties: number;
+}) {
+  const step = o.spanMs / o.total;
+  const owner = uuid(o.owner);
+  return `DO $seed$
+DECLARE
+  prev TEXT;
+  n BIGINT;
+BEGIN
+  CREATE TEMP TABLE seed_e ON COMMIT DROP AS
+  SELECT x.*, CASE WHEN x.i % 2 = 0 THEN 'ubl' ELSE 'cii' END AS syntax,
+    CASE WHEN x.i % 2 = 0 THEN 'RE' ELSE 'FA' END || '-' || to_char(x.t AT TIME ZONE 'UTC', 'YYYY') || '-' || lpad(x.i::text, 7, '0') AS number,
+    to_char(x.t AT TIME ZONE 'UTC', 'YYYY/MM') AS folder,
+    (x.t AT TIME ZONE 'UTC')::date AS issue, (x.t AT TIME ZONE 'UTC')::date + 30 AS due,
+    ${partyVat('x.seller')} AS seller_vat, ${partyName('x.seller')} AS seller_name,
+    ${partyVat('x.buyer')} AS buyer_vat, ${partyName('x.buyer')} AS buyer_name,
+    CASE x.i % 20 WHEN 0 THEN 'USD' WHEN 1 THEN 'GBP' WHEN 2 THEN 'CHF' WHEN 3 THEN 'SEK' ELSE 'EUR' END AS currency,
+    (${arr(RATES)})[x.seller % 8 + 1] AS rate,
+    round(((x.i::bigint * 7907) % 500000 + 1000)::numeric / 100, 2) AS net,
+    CASE WHEN (x.i::bigint * 2654435761) % 3 = 0 THEN 3 ELSE 2 END AS versions,
+    x.i % 4 = 1 AS pdf
+  FROM (
+    SELECT i, gen_random_uuid() AS id,
+      date_trunc('milliseconds', ${lit(o.start.toISOString())}::timestamptz + ((i + 0.5) * ${step}) * interval '1 millisecond') AS t,
+      ((i::bigint * 7919) % ${o.parties})::int AS seller, ((i::bigint * 104729 + 13) % ${o.parties})::int AS buyer
+    FROM generate_series(${o.from}, ${o.to - 1}) AS i
+  ) x;
+
+  ANALYZE seed_e;
+  INSERT INTO entries (id, owner_id, sandbox, key, folder, name, meta, created_at, updated_at)
+    SELECT id, ${owner}, false, number, folder, 'Rechnung ' || number || ' ' || seller_name,
+      json_build_object('seller', seller_name, 'amount', (net + round(net * rate::numeric / 100, 2))::text), t, t
+    FROM seed_e ORDER BY i;
+
+  -- Each version: step 1, 3, 4 the XML's versions 1, 2, 3; step 2 the PDF. Stored step seconds after the entry.
+  CREATE TEMP TABLE seed_f ON COMMIT DROP AS
+  SELECT v.*, sha256(v.bytes) AS digest, length(v.bytes) AS size, gen_random_uuid() AS id,
+    translate(encode(substring(sha256(uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid())) FROM 1 FOR 12), 'base64'), '+/', '-_') AS url_nonce
+  FROM (
+    SELECT e.i, e.id AS entry_id, e.t + k.step * interval '1 second' AS at, k.step, k.version, 'format' AS category, 'invoice.xml' AS name,
+      'application/xml' AS mime, true AS xml,
+      convert_to(format(CASE WHEN e.syntax = 'ubl' THEN ${lit(UBL_TEMPLATE)} ELSE ${lit(CII_TEMPLATE)} END,
+        e.number, e.issue::text, e.due::text, to_char(e.issue, 'YYYYMMDD'), to_char(e.due, 'YYYYMMDD'),
+        CASE k.version WHEN 1 THEN 'Rechnung' ELSE 'Korrektur ' || (k.version - 1) END, e.currency,
+        e.seller_name, e.seller_vat, e.buyer_name, e.buyer_vat,
+        e.net::text, round(e.net * e.rate::numeric / 100, 2)::text, (e.net + round(e.net * e.rate::numeric / 100, 2))::text, e.rate), 'UTF8') AS bytes
+    FROM seed_e e CROSS JOIN LATERAL (VALUES (1, 1), (3, 2), (4, 3)) AS k(step, version)
+    WHERE k.version <= e.versions
+    UNION ALL
+    SELECT e.i, e.id, e.t + interval '2 seconds', 2, 1, 'attachment', 'invoice.pdf', 'application/pdf', false,
+      convert_to(replace(replace(${lit(PDF_TEMPLATE)}, ${lit(PDF_NUMBER)}, e.number), ${lit(PDF_DATE)}, e.issue::text), 'UTF8')
+    FROM seed_e e WHERE e.pdf
+  ) v;
+
+  ANALYZE seed_f;
+  INSERT INTO blobs (hash, size, data)
+    SELECT DISTINCT ON (digest) encode(digest, 'hex'), size, bytes FROM seed_f ORDER BY digest
+    ON CONFLICT (hash) DO NOTHING;
+
+  CREATE TEMP TABLE seed_s ON COMMIT DROP AS
+    SELECT gen_random_uuid() AS id, entry_id, category, name, max(version) AS seq,
+      (array_agg(id ORDER BY version DESC))[1] AS current_id
+    FROM seed_f GROUP BY entry_id, category, name;
+  ANALYZE seed_s;
+  INSERT INTO file_slots (id, entry_id, category, key, seq, current_id)
+    SELECT id, entry_id, category, name, seq, current_id FROM seed_s;
+
+  INSERT INTO files (id, entry_id, slot_id, name, category, key, "desc", mime, size, hash, stored, embeddable, private, meta, version,
+      url_nonce, created_at, stored_at, created_by, facts, fact_seller_vat, fact_buyer_vat, fact_number, fact_issue_date, fact_currency)
+    SELECT f.id, f.entry_id, s.id, f.name, f.category, NULL, '', f.mime, f.size, encode(f.digest, 'hex'), true, false, false, '{}', f.version,
+      f.url_nonce, f.at, f.at, ${lit(o.createdBy)}::jsonb,
+      CASE WHEN f.xml THEN jsonb_build_object('syntax', e.syntax, 'type', 'invoice', 'number', e.number, 'issue_date', e.issue::text,
+        'due_date', e.due::text, 'currency', e.currency,
+        'seller', jsonb_build_object('name', e.seller_name, 'vat_id', e.seller_vat),
+        'buyer', jsonb_build_object('name', e.buyer_name, 'vat_id', e.buyer_vat),
+        'net', e.net::text, 'tax', round(e.net * e.rate::numeric / 100, 2)::text,
+        'payable', (e.net + round(e.net * e.rate::numeric / 100, 2))::text) END,
+      CASE WHEN f.xml THEN e.seller_vat END, CASE WHEN f.xml THEN e.buyer_vat END, CASE WHEN f.xml THEN e.number END,
+      CASE WHEN f.xml THEN e.issue END, CASE WHEN f.xml THEN e.currency END
+    FROM seed_f f JOIN seed_e e ON e.id = f.entry_id JOIN seed_s s ON s.entry_id = f.entry_id AND s.category = f.category AND s.name = f.name
+    ORDER BY f.i, f.step;
+
+  -- The records, as silo_append_events (migration event_log) writes them: entry.created, then per
+  -- version file.created and file.stored, hashed one after another along the chain.
+  SELECT h.seq, h.hash INTO n, prev FROM chain_heads h WHERE h.owner_id = ${owner} AND h.sandbox = false FOR UPDATE;
+  CREATE TEMP TABLE seed_v ON COMMIT DROP AS
+  SELECT q.k, q.id, q."at", q.type, q.entry_id, q.file_id, q.version, q.data,
+    '{"actor":' || ${lit(o.actor)} || ',"at":"' || to_char(q."at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","data":' || q.data
+      || ',"entry_id":"' || q.entry_id::text || '","file_id":' || "silo_json_text"(q.file_id::text) || ',"id":"' || q.id::text
+      || '","prev_hash":"' AS head,
+    '","request_id":null,"sandbox":false,"seq":' || (n + q.k)::text || ',"type":"' || q.type || '","version":' || coalesce(q.version::text, 'null') || '}' AS tail
+  FROM (
+    SELECT row_number() OVER (ORDER BY u.i, u.step, u.sub) AS k, gen_random_uuid() AS id, u.* FROM (
+      SELECT e.i, 0 AS step, 0 AS sub, e.t AS "at", 'entry.created' AS type, e.id AS entry_id, NULL::uuid AS file_id, NULL::int AS version,
+        '{"folder":' || "silo_json_text"(e.folder) || ',"key":' || "silo_json_text"(e.number)
+          || ',"meta":{"amount":' || "silo_json_text"((e.net + round(e.net * e.rate::numeric / 100, 2))::text)
+          || ',"seller":' || "silo_json_text"(e.seller_name) || '},"name":' || "silo_json_text"('Rechnung ' || e.number || ' ' || e.seller_name) || '}' AS data
+      FROM seed_e e
+      UNION ALL
+      SELECT f.i, f.step, 0, f.at, 'file.created', f.entry_id, f.id, NULL,
+        "silo_file_event_data"(f.name, f.category, NULL, f.mime, f.size, encode(f.digest, 'hex'), false, NULL)
+      FROM seed_f f
+      UNION ALL
+      SELECT f.i, f.step, 1, f.at, 'file.stored', f.entry_id, f.id, f.version,
+        "silo_file_event_data"(f.name, f.category, NULL, f.mime, f.size, encode(f.digest, 'hex'), NULL, NULL)
+      FROM seed_f f
+    ) u
+  ) q;
+  ALTER TABLE seed_v ADD PRIMARY KEY (k);
+  ANALYZE seed_v;
+  -- The chain: each record's hash over its text with the previous record's hash in it.
+  INSERT INTO events (id, owner_id, sandbox, seq, "at", type, actor, entry_id, file_id, version, data, request_id, prev_hash, hash)
+  WITH RECURSIVE c(k, prev, hash) AS (
+    SELECT 0::bigint, NULL::text, prev
+    UNION ALL
+    SELECT v.k, c.hash, encode(sha256(convert_to(v.head || c.hash || v.tail, 'UTF8')), 'hex') FROM c JOIN seed_v v ON v.k = c.k + 1
+  )
+  SELECT v.id, ${owner}, false, n + v.k, v."at", v.type, ${lit(o.actor)}::jsonb, v.entry_id, v.file_id, v.version, v.data::jsonb, NULL, c.prev, c.hash
+  FROM c JOIN seed_v v ON v.k = c.k ORDER BY v.k;
+  UPDATE chain_heads h SET seq = n + x.k, hash = x.hash, "at" = x."at"
+    FROM (SELECT e.seq - n AS k, e.hash, e."at" FROM events e WHERE e.owner_id = ${owner} AND e.sandbox = false ORDER BY e.seq DESC LIMIT 1) x
+    WHERE h.owner_id = ${owner} AND h.sandbox = false;
+END
+$seed$`;
+}
+
+/**
+ * A new workspace with `entries` entries (in its live environment), made in batches; its live
+ * API key. The tables are analysed at the end, as autovacuum would after such a load.
+ */
+export async function seedWorkspace(db: Database, o: SeedOptions): Promise<SeededWorkspace> {
+  const owner = await createOwner(db.prisma, o.name ?? `seeded ${o.entries}`, systemActor('seed'));
+  const live = owner.api_keys.find((k) => !k.sandbox);
+  if (!live) throw new Error('createOwner made no live key');
+  const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: live.id } });
+  // Who the versions name, and the records' actor: the live key, as the API would.
+  const actor = { id: row.id, name: row.prefix, type: 'owner_key' };
+  const end = o.end ?? defaultEnd();
+  const spanMs = Math.round((o.years ?? 10) * 365.2425 * DAY);
+  const start = new Date(end.getTime() - spanMs);
+  const batch = o.batch ?? 10_000;
+  for (let from = 0; from < o.entries; from += batch) {
+    const to = Math.min(o.entries, from + batch);
+    await db.sql.exec(
+      batchSql({
+        owner: owner.id,
+        actor: canonicalJson(actor),
+        createdBy: JSON.stringify(actor),
+        from,
+        to,
+        total: o.entries,
+        start,
+        spanMs,
+        parties: o.parties ?? 3000,
+      }),
+    );
+    if (o.key) await checkpointChains(db.prisma, o.key, new Date(), { ownerId: owner.id, sandbox: false });
+    o.progress?.(to);
+  }
+  await db.sql.exec('ANALYZE entries; ANALYZE entry_folders; ANALYZE file_slots; ANALYZE files; ANALYZE blobs; ANALYZE events');
+  return { owner_id: owner.id, api_key: live.key };
+}
