@@ -50,7 +50,10 @@ test('the entry list, the folder tree and the search box work on a seeded worksp
   const auth = { headers: bearer(seeded.api_key) };
   // What the API says of it, for the console to show.
   const newest = (await (await request.get('/silo/v1/entries?limit=1', auth)).json()).list[0];
-  const folders = (await (await request.get('/silo/v1/folders?parent=&limit=100', auth)).json()).list as { folder: string; entries: number }[];
+  const folders = (await (await request.get('/silo/v1/folders?parent=&limit=100', auth)).json()).list as {
+    folder: string;
+    entries: number;
+  }[];
   const years = folders.filter((f) => /^\d{4}$/.test(f.folder));
   expect(years).toHaveLength(10);
   expect(years.reduce((n, f) => n + f.entries, 0)).toBe(ENTRIES);
