@@ -10,7 +10,7 @@ import type { Db } from '../db/client';
 import { ApiError, notFound } from '../errors';
 import { appendEvent } from '../events/append-event';
 import type { EventActor } from '../events/catalogue';
-import { refusedByDatabase } from '../silo/retention/delete-guard';
+import { refusedByDatabase } from '../db/db-errors';
 
 export interface DeleteOwnerOptions {
   db: Db;

@@ -1,4 +1,5 @@
 // Recognising database outcomes without leaking them: unique violations, JSON equality.
+import { ApiError } from '../errors';
 
 /**
  * The unique constraints the code recovers from, by the exact names of prisma/migrations, with
@@ -92,4 +93,17 @@ function canonical(v: unknown): string {
       .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
       .join(',')}}`;
   return JSON.stringify(v);
+}
+
+/**
+ * A delete's transaction failed: when a retention trigger refused it (a race past guardDelete, which
+ * the slot and entry locks should leave none of), the same 409 the guard gives, else the error as it
+ * is. Nothing is recorded: the refusal's transaction is the one that failed.
+ */
+export function refusedByDatabase(err: unknown): never {
+  const key = retentionRefusal(err);
+  if (key === 'legal_hold')
+    throw new ApiError('legal_hold', 'The entry is under a legal hold: nothing in it may be deleted until the hold is lifted');
+  if (key === 'retained') throw new ApiError('retained', 'A version is under compliance retention: no one may override it');
+  throw err;
 }

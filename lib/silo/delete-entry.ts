@@ -7,7 +7,8 @@ import { appendEvent } from '../events/append-event';
 import { type EventActor, eventActorFor } from '../events/catalogue';
 import { Prisma } from '../db/generated/client';
 import { findEntry } from './find-entry';
-import { answer, type DeleteRefused, guardDelete, refusedByDatabase } from './retention/delete-guard';
+import { refusedByDatabase } from '../db/db-errors';
+import { answer, type DeleteRefused, guardDelete } from './retention/delete-guard';
 import { markLeased, releaseBytes, type RemovedFile } from './files/delete-file';
 
 export interface DeleteEntryOptions {

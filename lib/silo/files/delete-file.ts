@@ -6,7 +6,8 @@ import { log } from '../../log';
 import { appendEvent } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { Prisma } from '../../db/generated/client';
-import { answer, type DeleteRefused, guardDelete, refusedByDatabase } from '../retention/delete-guard';
+import { refusedByDatabase } from '../../db/db-errors';
+import { answer, type DeleteRefused, guardDelete } from '../retention/delete-guard';
 import { freeBlobs } from './blobs';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];

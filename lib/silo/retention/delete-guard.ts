@@ -4,7 +4,6 @@
 // a version, a hold being set and a completion all take those first, so the answer stands until
 // the commit. A refusal is recorded (`*.delete_refused`) and committed; the delete then answers 409.
 import type { Tx } from '../../db/client';
-import { retentionRefusal } from '../../db/db-errors';
 import type { Prisma } from '../../db/generated/client';
 import { ApiError } from '../../errors';
 import { appendEvent, type EventChain } from '../../events/append-event';
@@ -88,17 +87,4 @@ export async function guardDelete(tx: Tx, where: Prisma.Sql, o: GuardOptions): P
 export function answer<T>(result: T | DeleteRefused): T {
   if (result instanceof DeleteRefused) throw result.error;
   return result;
-}
-
-/**
- * A delete's transaction failed: when a retention trigger refused it (a race past guardDelete, which
- * the slot and entry locks should leave none of), the same 409 the guard gives, else the error as it
- * is. Nothing is recorded: the refusal's transaction is the one that failed.
- */
-export function refusedByDatabase(err: unknown): never {
-  const key = retentionRefusal(err);
-  if (key === 'legal_hold')
-    throw new ApiError('legal_hold', 'The entry is under a legal hold: nothing in it may be deleted until the hold is lifted');
-  if (key === 'retained') throw new ApiError('retained', 'A version is under compliance retention: no one may override it');
-  throw err;
 }

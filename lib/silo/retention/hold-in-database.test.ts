@@ -15,7 +15,7 @@ import { deleteEntry } from '../delete-entry';
 import { createFile } from '../files/create-file';
 import { deleteFile } from '../files/delete-file';
 import { restoreFile } from '../files/restore-file';
-import { refusedByDatabase } from './delete-guard';
+import { refusedByDatabase } from '../../db/db-errors';
 import { setLegalHold } from './set-legal-hold';
 
 const HELD = /under a legal hold/;
