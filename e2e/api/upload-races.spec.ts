@@ -46,7 +46,9 @@ test.describe('uploads racing deletes and inline completion', () => {
         const up = await upload;
         const status = statusOf(up);
         seen[status] = (seen[status] ?? 0) + 1;
-        expect([200, 404], `round ${round}: ${JSON.stringify(up)}`).toContain(status);
+        // A delete before the first byte is answered 404 at once and the connection closed: a
+        // client still writing may see the close (EPIPE) before it reads that answer.
+        expect([200, 404, 'write EPIPE', 'write ECONNRESET'], `round ${round}: ${JSON.stringify(up)}`).toContain(status);
         if (status === 404) expect(errorOf(up).key).toBe('not_found');
         await expectError(await request.get(`/silo/v1/entries/${entry.id}/files/${p.id}`, { headers: bearer(liveKey) }), 404, 'not_found');
         expect((await request.head(p.url)).status()).toBe(404);
