@@ -238,7 +238,13 @@ async function bench(database: 'pglite' | 'postgres') {
     .finally(() => counter.stop());
   // BENCH_PROFILE=dir: the measured server writes a V8 CPU profile there when it stops.
   const dir = process.env.BENCH_PROFILE && path.resolve(process.env.BENCH_PROFILE);
-  const profile = dir ? { BENCH_PROFILE: dir, NODE_OPTIONS: `--require ${path.resolve(__dirname, 'cpu-profile.cjs')}` } : undefined;
+  const preload = [dir && 'cpu-profile.cjs', process.env.BENCH_MEMORY && 'memory-probe.cjs']
+    .filter(Boolean)
+    .map((f) => `--require ${path.resolve(__dirname, f as string)}`);
+  // BENCH_MEMORY=file: each of the server's threads appends its heap there every 500 ms, and the
+  // main thread the process's resident memory by kind (bench/memory-probe.cjs).
+  const memory = process.env.BENCH_MEMORY ? { BENCH_MEMORY: path.resolve(process.env.BENCH_MEMORY) } : undefined;
+  const profile = preload.length ? { ...(dir ? { BENCH_PROFILE: dir } : {}), ...memory, NODE_OPTIONS: preload.join(' ') } : undefined;
   if (dir) await mkdir(dir, { recursive: true });
   const server = await startServer({ database, env: { ...profile, ...serverEnv() } });
   try {

@@ -8,6 +8,7 @@
 // request its id before the app sees it, writes one JSON access-log line per request, and on
 // SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS.
 import './threadpool.mjs';
+import './heap-growth.mjs';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
