@@ -1,0 +1,96 @@
+// The storage-used read no longer grows with the workspace (issue 25): at thousands of entries its
+// plan reads owner_usage's few rows by the primary key and nothing of entries or files (EXPLAIN
+// ANALYZE, so what is pinned is what ran; PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
+// And migration owner_usage counts what was written before it, as the old aggregate did.
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../db/generated/client';
+import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
+import { testDatabases, testWorld, type TestWorld } from '../testing/database';
+import { createTestOwner } from '../testing/owner';
+import { bothUsages } from '../testing/owner-usage';
+import { ownerUsageSql } from './owner-usage';
+
+const N = 5_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+/** `n` entries of one workspace by SQL, each with a stored version of 10 bytes and a placeholder. */
+const fill = (ownerId: string, n: number) => `
+  WITH e AS (
+    INSERT INTO entries (id, owner_id, sandbox, name) SELECT gen_random_uuid(), '${ownerId}', g % 2 = 0, 'n'
+    FROM generate_series(1, ${n}) g RETURNING id),
+  s AS (INSERT INTO file_slots (id, entry_id, category, key, seq, current_id)
+    SELECT gen_random_uuid(), e.id, 'attachment', 'i.xml', 1, gen_random_uuid() FROM e RETURNING id, entry_id, current_id)
+  INSERT INTO files (id, entry_id, slot_id, name, category, mime, size, hash, stored, version, url_nonce)
+  SELECT s.current_id, s.entry_id, s.id, 'i.xml', 'attachment', 'application/xml', 10, 'h', true, 1, 'n' FROM s
+  UNION ALL SELECT gen_random_uuid(), s.entry_id, s.id, 'p.xml', 'attachment', 'application/xml', 99, 'h', false, NULL, 'n' FROM s`;
+
+describe.each(testDatabases())('owner usage read at scale (%s)', (database) => {
+  let w: TestWorld;
+  let big: string;
+  let small: string;
+  beforeAll(async () => {
+    w = await testWorld({ database });
+    big = (await createTestOwner(w.db.prisma, 'big')).id;
+    small = (await createTestOwner(w.db.prisma, 'small')).id;
+    await w.db.sql.exec(fill(big, N));
+    await w.db.sql.exec(fill(small, 10));
+    for (const t of ['entries', 'files', 'owner_usage']) await w.db.sql.exec(`ANALYZE ${t}`);
+  }, 120_000);
+  afterAll(() => w.close());
+
+  it('reads a page of owners from owner_usage alone, a few rows, whatever their size', async () => {
+    const [row] = await w.db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${ownerUsageSql([big, small])}`,
+    );
+    const json = row['QUERY PLAN'];
+    const plan = ((typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0].Plan;
+    const scans = nodes(plan).filter((n) => n['Relation Name']);
+    expect(scans.map((n) => n['Relation Name'])).toEqual(['owner_usage']);
+    const read = scans.reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);
+    expect(read).toBeLessThan(20);
+    const { counted, aggregate } = await bothUsages(w.db.prisma, [big, small]);
+    expect(counted).toEqual(aggregate);
+    expect(counted[big]).toEqual({ entries: N, files: N, bytes: N * 10 });
+  });
+});
+
+describe('the owner_usage migration', () => {
+  it('backfills the counts of what was written before it, by workspace and environment', async () => {
+    const lite = new PGlite({ extensions: { pg_trgm } });
+    const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
+    try {
+      const all = await readMigrations();
+      const at = all.findIndex((m) => m.name.endsWith('_owner_usage'));
+      expect(at).toBeGreaterThan(0);
+      await migrate(sql, all.slice(0, at), { lock: false });
+      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      await sql.query(`INSERT INTO owners (id, name) VALUES ($1, 'a'), ($2, 'b'), ($3, 'empty')`, [id(1), id(2), id(3)]);
+      await sql.exec(fill(id(1), 7));
+      await sql.exec(fill(id(2), 3));
+      await migrate(sql, all, { lock: false });
+      const rows = await sql.query<{ owner_id: string; sandbox: boolean; entries: string; files: string; bytes: string }>(
+        `SELECT owner_id::text, sandbox, sum(entries)::text AS entries, sum(files)::text AS files, sum(bytes)::text AS bytes
+           FROM owner_usage GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
+      expect(rows).toEqual([
+        { owner_id: id(1), sandbox: false, entries: '4', files: '4', bytes: '40' },
+        { owner_id: id(1), sandbox: true, entries: '3', files: '3', bytes: '30' },
+        { owner_id: id(2), sandbox: false, entries: '2', files: '2', bytes: '20' },
+        { owner_id: id(2), sandbox: true, entries: '1', files: '1', bytes: '10' },
+      ]);
+    } finally {
+      await lite.close();
+    }
+  });
+});
