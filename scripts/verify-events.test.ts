@@ -118,3 +118,32 @@ it("checks each checkpoint's time-stamp and names a checkpoint kept with another
   expect(bad.code).toBe(1);
   expect(bad.out).toMatch(/BROKEN at record 3: the checkpoint at record 3 has a bad time-stamp: the time-stamp token is for other bytes/);
 }, 120_000);
+
+it("checks a deleted workspace's chain by the final record its delete kept, and names one forged after", async () => {
+  const id = randomUUID();
+  await withDb(async (db) => {
+    await db.prisma.owner.create({ data: { id, name: 'Deleted' } });
+    for (let i = 0; i < 3; i++)
+      await appendEvent(db.prisma, {
+        type: 'entry.created',
+        ownerId: id,
+        sandbox: false,
+        actor: systemActor('test'),
+        data: { name: `d ${i}` },
+      });
+    await db.sql.exec(`DELETE FROM owners WHERE id = '${id}'`);
+  });
+  const good = await verifyEvents('--owner', id);
+  expect(good.out).toMatch(new RegExp(`${id}/live \\(deleted [^)]+\\): ok, final record 3 [0-9a-f]{64}`));
+  expect(good.out).toMatch(/0 chains verified, 1 of deleted workspaces/);
+  expect(good.code).toBe(0);
+
+  await withDb((db) =>
+    db.sql.exec(
+      `BEGIN; ALTER TABLE deleted_chains DISABLE TRIGGER ALL; UPDATE deleted_chains SET final_record = jsonb_set(final_record, '{data,name}', '"forged"') WHERE owner_id = '${id}'; ALTER TABLE deleted_chains ENABLE TRIGGER ALL; COMMIT;`,
+    ),
+  );
+  const bad = await verifyEvents('--owner', id);
+  expect(bad.code).toBe(1);
+  expect(bad.out).toMatch(new RegExp(`${id}/live \\(deleted [^)]+\\): BROKEN: its kept final record is not the record 3 its head names`));
+}, 120_000);

@@ -5,6 +5,7 @@
 // the key the server signs with (AUDIT_SIGNING_KEY or $DATA_DIR/audit-signing-key.pem). A
 // checkpoint's RFC 3161 token is checked against its payload and the certificate inside it, which
 // must be --tsa-cert FILE (or AUDIT_TSA_CERT) or be issued by it when either is given.
+// A deleted workspace's chains are checked by the final record its delete kept.
 // Exit 0: every chain holds; 1: a chain is broken (its first bad record is named); 2: it could not check.
 import { createHash, createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { config } from '../lib/config';
 import { openDatabase } from '../lib/db/client';
 import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { chainName } from '../lib/events/chain';
+import { finalRecordHolds } from '../lib/events/deleted-chains';
 import { auditKey } from '../lib/events/signing-key';
 import { pinnedTsaCert } from '../lib/events/timestamp';
 import { verifyChain } from '../lib/events/verify-chain';
@@ -63,7 +65,22 @@ async function main(): Promise<number> {
         console.log(`${chainName(chain)}: BROKEN at record ${v.first_bad_seq}: ${v.reason} (${v.checked} records good before it)`);
       }
     }
-    console.log(broken ? `${broken} of ${chains.length} chains broken` : `${chains.length} chains verified`);
+    // A deleted workspace's chains are gone; what its delete kept is each chain's final head and
+    // record (GET /admin/v1/deleted-chains): the record must still be what the head names.
+    const deleted = await db.prisma.deletedChain.findMany({
+      where: opts.owner ? { ownerId: opts.owner } : {},
+      orderBy: [{ ownerId: 'asc' }, { sandbox: 'asc' }],
+    });
+    for (const chain of deleted) {
+      const name = `${chainName(chain)} (deleted ${chain.deletedAt.toISOString()})`;
+      const holds = finalRecordHolds(chain);
+      if (holds === false) {
+        broken++;
+        console.log(`${name}: BROKEN: its kept final record is not the record ${chain.seq} its head names`);
+      } else console.log(`${name}: ${holds ? 'ok, final record' : 'no final record kept, head'} ${chain.seq} ${chain.hash}`);
+    }
+    const all = chains.length + deleted.length;
+    console.log(broken ? `${broken} of ${all} chains broken` : `${chains.length} chains verified, ${deleted.length} of deleted workspaces`);
     return broken ? 1 : 0;
   } finally {
     await db.close();

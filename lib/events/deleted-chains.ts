@@ -35,6 +35,16 @@ export function keptRecord(row: unknown): EventRecord | null {
   };
 }
 
+/**
+ * Whether a deleted chain's kept final record is the record its final head names (its hash
+ * recomputed): null when none was kept (a chain deleted before migration deleted_chain_final_record).
+ */
+export function finalRecordHolds(c: { seq: bigint; hash: string; sandbox: boolean; finalRecord: unknown }): boolean | null {
+  const record = keptRecord(c.finalRecord);
+  if (!record) return null;
+  return record.hash === c.hash && record.seq === Number(c.seq) && record.sandbox === c.sandbox && recordHash(record) === c.hash;
+}
+
 export async function listDeletedChains(db: Tx, q: DeletedChainsQuery) {
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const workspaces = await db.$queryRaw<{ id: string; createdAt: Date }[]>`
@@ -55,19 +65,14 @@ export async function listDeletedChains(db: Tx, q: DeletedChainsQuery) {
       deleted_at: w.createdAt.toISOString(),
       chains: chains
         .filter((c) => c.ownerId === w.id)
-        .map((c) => {
-          const record = keptRecord(c.finalRecord);
-          return {
-            chain: `${c.ownerId}/${c.sandbox ? 'sandbox' : 'live'}`,
-            sandbox: c.sandbox,
-            seq: Number(c.seq),
-            hash: c.hash,
-            final_record: record,
-            verified: record
-              ? record.hash === c.hash && record.seq === Number(c.seq) && record.sandbox === c.sandbox && recordHash(record) === c.hash
-              : null,
-          };
-        }),
+        .map((c) => ({
+          chain: `${c.ownerId}/${c.sandbox ? 'sandbox' : 'live'}`,
+          sandbox: c.sandbox,
+          seq: Number(c.seq),
+          hash: c.hash,
+          final_record: keptRecord(c.finalRecord),
+          verified: finalRecordHolds(c),
+        })),
     })),
   };
 }
