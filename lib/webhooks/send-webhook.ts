@@ -65,10 +65,16 @@ function agentsFor(rules: WebhookRules, resolve: Resolver | undefined): Agents {
   return agents;
 }
 
-/** An attempt; sent again at once, on a new connection, when a kept-open one turned out closed by the receiver. */
+/**
+ * An attempt; sent again at once, on a new connection, when a kept-open one turned out closed by the
+ * receiver. Its duration is the attempt's whole, both sends.
+ */
 export async function sendWebhook(o: SendOptions): Promise<SendResult> {
+  const started = performance.now();
   const first = await sendOnce(o);
-  return first.staleSocket ? sendOnce(o) : first;
+  if (!first.staleSocket) return first;
+  const { staleSocket: _, ...second } = await sendOnce(o);
+  return { ...second, durationMs: Math.round(performance.now() - started) };
 }
 
 function sendOnce(o: SendOptions): Promise<SendResult & { staleSocket?: true }> {
