@@ -11,18 +11,9 @@ import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
 import { bothUsages } from '../testing/owner-usage';
 import { ownerUsageSql } from './owner-usage';
+import { type PlanNode, planNodes } from '../testing/plan-nodes';
 
 const N = 5_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 /** `n` entries of one workspace by SQL, each with a stored version of 10 bytes and a placeholder. */
 const fill = (ownerId: string, n: number) => `
@@ -55,7 +46,7 @@ describe.each(testDatabases())('owner usage read at scale (%s)', (database) => {
     );
     const json = row['QUERY PLAN'];
     const plan = ((typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0].Plan;
-    const scans = nodes(plan).filter((n) => n['Relation Name']);
+    const scans = planNodes(plan).filter((n) => n['Relation Name']);
     expect(scans.map((n) => n['Relation Name'])).toEqual(['owner_usage']);
     const read = scans.reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);
     expect(read).toBeLessThan(20);

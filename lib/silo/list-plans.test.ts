@@ -11,6 +11,7 @@ import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
 import { listEntries, listSql } from './list-entries';
 import { listFoldersSql } from './list-folders';
+import { type PlanNode, planNodes } from '../testing/plan-nodes';
 
 /** Entries in the workspace under test; as many again in another. */
 const N = 10_000;
@@ -20,17 +21,6 @@ const READ_BOUND = 1_000;
 const SORT_BOUND = 300;
 const TABLES = /Seq Scan on (entries|files|file_slots|entry_folders|entry_search|folder_counts)\b/;
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 /** What a node's scan read: the rows it gave and those its filters dropped, on every loop. */
 const read = (n: PlanNode) =>
   (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * n['Actual Loops'];
@@ -80,7 +70,7 @@ describe.each(testDatabases())('list plans at %s scale', (database) => {
   /** The plan of a statement, held to the bounds; answers the rows it gave (the page and one more). */
   const pinned = async (what: string, statement: Prisma.Sql, index?: string) => {
     const top = await explain(statement);
-    const all = nodes(top);
+    const all = planNodes(top);
     const text = JSON.stringify(
       top,
       ['Node Type', 'Relation Name', 'Index Name', 'Actual Rows', 'Actual Loops', 'Rows Removed by Filter', 'Plans'],
