@@ -38,11 +38,20 @@ export function groupRssMB(pgid: number): number {
   );
 }
 
-/** Samples a group's RSS every 50 ms until stopped; returns the peak. */
+/** groupRssMB, or 0 once the group is gone (ps finds none of it). */
+export function liveGroupRssMB(pgid: number): number {
+  try {
+    return groupRssMB(pgid);
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a group's RSS every 50 ms until stopped (0 once it is gone); returns the peak. */
 export function watchRss(pgid: number) {
-  let peak = groupRssMB(pgid);
+  let peak = liveGroupRssMB(pgid);
   const timer = setInterval(() => {
-    peak = Math.max(peak, groupRssMB(pgid));
+    peak = Math.max(peak, liveGroupRssMB(pgid));
   }, 50);
   const stop = () => {
     clearInterval(timer);

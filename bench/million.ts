@@ -23,7 +23,7 @@ import { createDatabase, setupLinkIn, startServer, type SiloServer } from '../e2
 import { openDatabase } from '../lib/db/client';
 import { encodeCursor } from '../lib/db/cursor';
 import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
-import { groupRssMB } from './measure';
+import { liveGroupRssMB, watchRss } from './measure';
 
 const SMALL = 1_000;
 const LARGE = Number(process.env.BENCH_MILLION_ENTRIES ?? 1_000_000);
@@ -105,27 +105,6 @@ async function targets(env: Record<string, string>, database: Db, made: Omit<Wor
     await db.close();
     release();
   }
-}
-
-/** The group's RSS in MB, or 0 once it is gone. */
-const rssOf = (pgid: number) => {
-  try {
-    return groupRssMB(pgid);
-  } catch {
-    return 0;
-  }
-};
-
-/** Samples a process group's RSS every 50 ms until stopped; the peak. */
-function watchRss(pgid: number) {
-  let peak = rssOf(pgid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pgid))), 50);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return peak;
-    },
-  };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -224,7 +203,7 @@ async function consoleTimes(server: SiloServer, spaces: Workspace[], rounds: num
 
 /** Every entry of the workspace, a full page at a time; the server's RSS at the start, its max, at the end. */
 async function pageThrough(server: SiloServer, w: Workspace) {
-  const start = rssOf(server.pid);
+  const start = liveGroupRssMB(server.pid);
   const rss = watchRss(server.pid);
   const t = performance.now();
   let cursor: string | undefined;
@@ -239,12 +218,12 @@ async function pageThrough(server: SiloServer, w: Workspace) {
   } while (cursor);
   const max = rss.stop();
   if (seen !== w.entries) throw new Error(`paged through ${seen} entries of ${w.entries}`);
-  return { start, max, end: rssOf(server.pid), seconds: (performance.now() - t) / 1000 };
+  return { start, max, end: liveGroupRssMB(server.pid), seconds: (performance.now() - t) / 1000 };
 }
 
 /** The auditor's export of one year, streamed by curl to /dev/null: the server's RSS over its baseline. */
 async function exportYear(server: SiloServer, w: Workspace) {
-  const baseline = rssOf(server.pid);
+  const baseline = liveGroupRssMB(server.pid);
   const rss = watchRss(server.pid);
   const t = performance.now();
   const got = await run(
