@@ -127,8 +127,11 @@ function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
     try {
       await runExclusively(db.prisma, 'sweep', SWEEP_EVERY_MS, async () => {
         if (uploads) await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
+        const t = performance.now();
         const swept = await sweepBlobs(db.prisma, store, { placedAfter });
         if (swept.freed) log.info({ freed: swept.freed }, `Freed ${swept.freed} unreferenced blob(s)`);
+        const seconds = Math.round(performance.now() - t) / 1000;
+        log.info({ ...swept, seconds }, `Blob sweep done: ${swept.checked} blob(s) checked in ${seconds} s`);
         await forgetEndedWindows(db.prisma);
       });
     } catch (err) {

@@ -3,8 +3,8 @@
 // larger ones in the store, a replacement, awkward names) with the tables, the event log's records
 // and checkpoints, index.xml valid against the GDPdU DTD, a ZIP `unzip -t` accepts, and
 // verify-export saying OK — then naming the place after one byte of any kind of member, and of the
-// ZIP's own records, is changed. Memory: a reader that stops reading opens no further blob, and an
-// abort closes the one open.
+// ZIP's own records, is changed. Memory: a reader that stops reading opens no blob past those read
+// ahead (eight small ones, or 4 MiB's worth), and an abort closes every one open.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -25,7 +25,7 @@ import { parseCsv } from './csv';
 import { exportTo, fillWorkspace, key, period, today } from './export-fixtures';
 import { planExport } from './plan-export';
 import { verifyExport } from './verify-export';
-import { writeExport } from './write-export';
+import { AHEAD_BYTES, AHEAD_SOURCES, readAhead, writeExport } from './write-export';
 import { readExportZip } from './zip-structure';
 
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
@@ -204,7 +204,11 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
     if (has('unzip')) expect(execFileSync('unzip', ['-t', file]).toString()).toMatch(/No errors detected/);
   });
 
-  it('opens one version ahead at most while the reader stops taking bytes, and an abort closes what is open', async () => {
+  /**
+   * A workspace of its own holding versions of these sizes, exported through a store that counts
+   * what is opened and closed, read up to 100 KiB into the first version and then not at all.
+   */
+  async function stalledExport(name: string, sizes: number[]) {
     const opened: string[] = [];
     let closed = 0;
     const counting: BlobStore = Object.assign(Object.create(w.store), {
@@ -215,15 +219,12 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
         return s;
       },
     });
-    // Another workspace: three versions of 4 MiB, each in the store (more than the pipes between a
-    // source and the reader hold: the store reads 1 MiB at a time).
-    const owner = await createTestOwner(w.db.prisma, 'Many');
+    const owner = await createTestOwner(w.db.prisma, name);
     const chain = { ownerId: owner.id, sandbox: false };
-    const entryId = (
-      await createEntry({ actor: TEST_ACTOR, db: w.db.prisma, target: chain, input: { folder: '', name: 'many', meta: {} } })
-    ).entry.id;
-    for (let i = 0; i < 3; i++) {
-      const input = parse({ name: `${i}.bin`, data: randomBytes(4 << 20).toString('base64') });
+    const entryId = (await createEntry({ actor: TEST_ACTOR, db: w.db.prisma, target: chain, input: { folder: '', name, meta: {} } })).entry
+      .id;
+    for (const [i, size] of sizes.entries()) {
+      const input = parse({ name: `${i}.bin`, data: randomBytes(size).toString('base64') });
       await createFile({
         db: w.db.prisma,
         store: w.store,
@@ -250,11 +251,43 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
       zip.stream.on('data', take);
     });
     await new Promise((r) => setTimeout(r, 500));
+    const versions = plan.members.slice(firstBlob).map((m) => m.sha256);
+    return { opened, closed: () => closed, zip, versions };
+  }
+
+  it('opens one large version ahead at most while the reader stops taking bytes, and an abort closes what is open', async () => {
+    // Versions of 4 MiB, each in the store (more than the pipes between a source and the reader
+    // hold: the store reads 1 MiB at a time): 4 MiB opened ahead is as far as it goes.
+    const { opened, closed, zip, versions } = await stalledExport('Large', [4 << 20, 4 << 20, 4 << 20]);
     // the version being read, and the next opened ahead (not read); never the third
-    expect(opened).toEqual([plan.members[firstBlob].sha256, plan.members[firstBlob + 1].sha256]);
+    expect(opened).toEqual(versions.slice(0, 2));
     zip.abort();
     await new Promise((r) => setTimeout(r, 100));
-    expect(closed).toBe(2);
+    expect(closed()).toBe(2);
     expect(opened).toHaveLength(2);
+  });
+
+  it('opens up to eight small versions ahead (a round trip each on S3), never more, and an abort closes them all', async () => {
+    // The first version large enough to be read from when the reader stops, then ten of 100 KiB
+    // (kept in the database): eight of them are opened ahead, not the last two.
+    const { opened, closed, zip, versions } = await stalledExport('Small', [4 << 20, ...Array(10).fill(100 * 1024)]);
+    expect(opened).toEqual(versions.slice(0, 1 + AHEAD_SOURCES));
+    zip.abort();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed()).toBe(1 + AHEAD_SOURCES);
+    expect(opened).toHaveLength(1 + AHEAD_SOURCES);
+  });
+});
+
+describe('readAhead', () => {
+  const sized = (...sizes: number[]) => sizes.map((size) => ({ size }));
+  it('opens the next members in order, up to eight, or until those opened hold 4 MiB', () => {
+    expect(readAhead(sized(...Array(20).fill(10)), 3)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(AHEAD_SOURCES).toBe(8);
+    const mib = AHEAD_BYTES / 4;
+    expect(readAhead(sized(1, mib, mib, mib, mib, mib), 0)).toEqual([1, 2, 3, 4]);
+    expect(readAhead(sized(1, 5 * mib, 1, 1), 0)).toEqual([1]);
+    expect(readAhead(sized(1, 1, 1), 1)).toEqual([2]);
+    expect(readAhead(sized(1, 1, 1), 2)).toEqual([]);
   });
 });

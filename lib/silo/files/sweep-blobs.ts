@@ -18,6 +18,8 @@ import { forgetBytes, storeIn } from '../../storage/database-store';
 const BATCH = 500;
 
 export interface BlobSweep {
+  /** blobs the store holds, every one listed */
+  checked: number;
   /** blobs the store holds that no stored file refers to, as seen before freeing (older ones left alone included) */
   unreferenced: number;
   freed: number;
@@ -35,10 +37,11 @@ export async function sweepHorizon(db: Db): Promise<Date> {
 }
 
 export async function sweepBlobs(db: Db, store: BlobStore, opts: BlobSweepOptions = {}): Promise<BlobSweep> {
-  const result: BlobSweep = { unreferenced: 0, freed: 0 };
+  const result: BlobSweep = { checked: 0, unreferenced: 0, freed: 0 };
   const placedAfter = opts.placedAfter?.getTime() ?? -Infinity;
   let failure: unknown;
   const free = async (blobs: { hash: string; modifiedAt: Date }[]) => {
+    result.checked += blobs.length;
     const unreferenced = new Set(
       await unreferencedAmong(
         db,
