@@ -44,10 +44,11 @@ async function loadEntries({ db, target, query }: ListEntriesOptions) {
 
 /**
  * The fact filters, on one current version of the workspace (each backed by its files index, which
- * leads with the workspace; the planner starts from the most selective). Values are compared as the
- * row keeps them (file-facts.ts).
+ * leads with the workspace). Values are compared as the row keeps them (file-facts.ts). `ordered`:
+ * whether an equality fact is among them, whose index (migration fact_list_order) lists the
+ * versions in list order.
  */
-function factConditions(target: Target, query: EntryListQuery): Prisma.Sql[] {
+function factConditions(target: Target, query: EntryListQuery): { facts: Prisma.Sql[]; ordered: boolean } {
   const { sql } = Prisma;
   // The workspace leads every fact index (files.owner_id/sandbox, copied from the entry by a trigger).
   const out: Prisma.Sql[] = [sql`v.owner_id = ${target.ownerId}::uuid`, sql`v.sandbox = ${target.sandbox}`];
@@ -55,44 +56,72 @@ function factConditions(target: Target, query: EntryListQuery): Prisma.Sql[] {
   if (query.buyer_vat !== undefined) out.push(sql`v.fact_buyer_vat = ${normalVatId(query.buyer_vat)}`);
   if (query.number !== undefined) out.push(sql`v.fact_number = ${query.number}`);
   if (query.currency !== undefined) out.push(sql`v.fact_currency = ${query.currency.toUpperCase()}`);
+  const ordered = out.length > 2;
   if (query.issued_from !== undefined) out.push(sql`v.fact_issue_date >= ${query.issued_from}::date`);
   if (query.issued_to !== undefined) out.push(sql`v.fact_issue_date <= ${query.issued_to}::date`);
-  return out;
+  return { facts: out.length > 2 ? out : [], ordered };
 }
 
-/** The statement of one page (exported for the plan test). */
-export function listSql(target: Target, query: EntryListQuery) {
+/**
+ * The statement of one page (exported for the plan test). `byFacts: false` keeps an equality fact
+ * filter on the entries scan, as before migration fact_list_order: the test that compares the two.
+ */
+export function listSql(target: Target, query: EntryListQuery, { byFacts = true }: { byFacts?: boolean } = {}) {
   const { sql, join } = Prisma;
   const k = query.cursor ? decodeCursor(query.cursor) : undefined;
-  // The table whose index orders the scan: entry_folders for a subtree, else entries.
+  const { facts, ordered } = factConditions(target, query);
+  // The table whose index orders the scan: files for an equality fact, entry_folders for a subtree,
+  // else entries. Its (created_at, id) are the entry's.
   const subtree = query.folder !== undefined && query.folder !== '';
-  const t = subtree ? sql`f` : sql`e`;
-  const id = subtree ? sql`f.entry_id` : sql`e.id`;
-  const where = [sql`${t}.owner_id = ${target.ownerId}::uuid`, sql`${t}.sandbox = ${target.sandbox}`];
-  if (subtree) where.push(sql`f.prefix = ${query.folder}`);
+  const drive = ordered && byFacts ? 'files' : subtree ? 'folders' : 'entries';
+  const [at, id] = {
+    files: [sql`v.entry_created_at`, sql`v.entry_id`],
+    folders: [sql`f.created_at`, sql`f.entry_id`],
+    entries: [sql`e.created_at`, sql`e.id`],
+  }[drive];
+  // The workspace, on the driving table. Driven by files it is in the fact conditions, on the
+  // version's copy of its entry's; tested on the entry too, the planner would count the workspace's
+  // share twice and expect too few matches to stop early. Only `folder_exact` and `key` need it on
+  // the entry: their indexes lead with it.
+  const t = drive === 'folders' ? sql`f` : sql`e`;
+  const onEntry = drive !== 'files' || query.folder_exact !== undefined || query.key !== undefined;
+  const where = onEntry ? [sql`${t}.owner_id = ${target.ownerId}::uuid`, sql`${t}.sandbox = ${target.sandbox}`] : [];
+  if (drive === 'folders') where.push(sql`f.prefix = ${query.folder}`);
+  // Driven by files: the subtree as the entry's row of it (entry_folders' primary key).
+  else if (subtree) where.push(sql`EXISTS (SELECT 1 FROM entry_folders f WHERE f.entry_id = e.id AND f.prefix = ${query.folder})`);
   if (query.folder_exact !== undefined) where.push(sql`e.folder = ${query.folder_exact}`);
   if (query.key !== undefined) where.push(sql`e.key = ${query.key}`);
   // An auditor's key: only entries with a version stored in its period (docs/api.md, Auditor keys).
-  if (target.period) where.push(sql`EXISTS (SELECT 1 FROM files v WHERE v.entry_id = e.id AND ${storedInSql(target.period, sql`v`)})`);
+  if (target.period) where.push(sql`EXISTS (SELECT 1 FROM files p WHERE p.entry_id = e.id AND ${storedInSql(target.period, sql`p`)})`);
   // What may now be deleted (docs/api.md, Retention): a stored version whose date has passed, no hold.
   if (query.retention === 'expired')
     where.push(sql`NOT e.legal_hold AND EXISTS (SELECT 1 FROM files x WHERE x.entry_id = e.id AND x.stored AND x.retain_until <= now())`);
   // `created_at <= c AND (created_at < c OR id < i)`: the first term bounds the index range (lib/db/cursor.ts).
-  if (k) where.push(sql`${t}.created_at <= ${k.createdAt} AND (${t}.created_at < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
+  if (k) where.push(sql`${at} <= ${k.createdAt} AND (${at} < ${k.createdAt} OR ${id} < ${k.id}::uuid)`);
   if (query.q !== undefined) {
     const like = containsPattern(query.q);
     // entry_search holds one row per name: the entry's, its key, each current version's and each
     // placeholder's (migration search_and_folder_counts), so a match lies within one of them.
     where.push(sql`EXISTS (SELECT 1 FROM entry_search s WHERE s.entry_id = e.id AND s.text ILIKE ${like} ESCAPE '\\')`);
   }
-  const facts = factConditions(target, query);
-  if (facts.length > 2)
+  const columns = target.period ? periodEntryColumns(target.period) : ENTRY_COLUMNS;
+  if (drive === 'files') {
+    // The page read from the fact index in list order: each current version that matches, joined to
+    // its entry; an entry with two such versions comes twice in a row, and DISTINCT ON keeps one
+    // (the order is the entry's, so the pair is adjacent). The page stops after limit + 1 entries,
+    // however many match.
+    return sql`SELECT DISTINCT ON (${at}, ${id}) ${columns}
+      FROM files v JOIN file_slots fs ON fs.current_id = v.id JOIN entries e ON e.id = v.entry_id
+      WHERE ${join([...facts, ...where], ' AND ')}
+      ORDER BY ${at} DESC, ${id} DESC
+      LIMIT ${query.limit + 1}`;
+  }
+  if (facts.length)
     where.push(sql`EXISTS (SELECT 1 FROM file_slots fs JOIN files v ON v.id = fs.current_id
       WHERE fs.entry_id = e.id AND ${join(facts, ' AND ')})`);
-  const from = subtree ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;
-  const columns = target.period ? periodEntryColumns(target.period) : ENTRY_COLUMNS;
+  const from = drive === 'folders' ? sql`entry_folders f JOIN entries e ON e.id = f.entry_id` : sql`entries e`;
   return sql`SELECT ${columns} FROM ${from}
     WHERE ${join(where, ' AND ')}
-    ORDER BY ${t}.created_at DESC, ${id} DESC
+    ORDER BY ${at} DESC, ${id} DESC
     LIMIT ${query.limit + 1}`;
 }

@@ -25,8 +25,16 @@ const TABLES = /Seq Scan on (entries|files|file_slots|entry_folders|entry_search
 const read = (n: PlanNode) =>
   (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * n['Actual Loops'];
 
-/** Fills one workspace with `n` entries by SQL: folders by year and month, or a client's; one invoice XML each. */
-async function fill(db: TestWorld['db']['prisma'], ownerId: string, n: number) {
+/** Entries of the workspace whose one seller matches many; every fifth of them is that seller's. */
+const FACTS_N = 5_000;
+const MANY_SELLER = 'DE999999999';
+
+/**
+ * Fills one workspace with `n` entries by SQL: folders by year and month, or a client's; one invoice
+ * XML each, from 500 sellers (or, with `many`, every fifth from MANY_SELLER).
+ */
+async function fill(db: TestWorld['db']['prisma'], ownerId: string, n: number, many = false) {
+  const seller = many ? Prisma.sql`CASE WHEN k % 5 = 0 THEN ${MANY_SELLER} ELSE 'DE' || (k % 500) END` : Prisma.sql`'DE' || (k % 500)`;
   await db.$executeRaw`
     WITH e AS (
       INSERT INTO entries (id, owner_id, sandbox, key, folder, name, created_at)
@@ -41,13 +49,14 @@ async function fill(db: TestWorld['db']['prisma'], ownerId: string, n: number) {
       facts, fact_seller_vat, fact_buyer_vat, fact_number, fact_issue_date, fact_currency)
     SELECT s.current_id, s.entry_id, s.id, CASE WHEN k % 9973 = 5 THEN 'quokka-contract.xml' ELSE 'invoice-' || k || '.xml' END,
       'attachment', 'application/xml', 1, md5(s.id::text), true, 1, 'n', now(), NULL,
-      'DE' || (k % 500), 'FR' || (k % 300), 'B-' || k, date '2020-01-01' + (k % 2000)::int, (ARRAY['EUR','USD','GBP'])[1 + (k % 3)::int]
+      ${seller}, 'FR' || (k % 300), 'B-' || k, date '2020-01-01' + (k % 2000)::int, (ARRAY['EUR','USD','GBP'])[1 + (k % 3)::int]
     FROM (SELECT s.*, row_number() OVER () AS k FROM s) s`;
 }
 
 describe.each(testDatabases())('list plans at %s scale', (database) => {
   let w: TestWorld;
   let target: { ownerId: string; sandbox: boolean };
+  let facts: { ownerId: string; sandbox: boolean };
 
   beforeAll(async () => {
     w = await testWorld({ database });
@@ -55,9 +64,11 @@ describe.each(testDatabases())('list plans at %s scale', (database) => {
     target = { ownerId: (await createTestOwner(db, 'big')).id, sandbox: false };
     await fill(db, target.ownerId, N);
     await fill(db, (await createTestOwner(db, 'neighbour')).id, N / 2);
+    facts = { ownerId: (await createTestOwner(db, 'one big seller')).id, sandbox: false };
+    await fill(db, facts.ownerId, FACTS_N, true);
     for (const t of ['entries', 'files', 'file_slots', 'entry_folders', 'entry_search', 'folder_counts'])
       await db.$executeRawUnsafe(`ANALYZE ${t}`);
-  }, 120_000);
+  }, 180_000);
   afterAll(() => w.close());
 
   const explain = async (statement: Prisma.Sql) => {
@@ -139,6 +150,41 @@ describe.each(testDatabases())('list plans at %s scale', (database) => {
       { seller_vat: 'DE42', currency: 'USD' },
     ];
     for (const q of filters) expect(await pinned(JSON.stringify(q), listSql(target, entries(q)))).toBeGreaterThan(0);
+  });
+
+  it('pages an equality fact in list order from its index, however many entries match', async () => {
+    // A fifth of the workspace is the seller's: the page is the first 21 index entries in list order
+    // (each joined to its slot and entry), not all 1,000 of them sorted.
+    const many = (q: Record<string, string>) => listSql(facts, entries({ seller_vat: MANY_SELLER, ...q }));
+    // The page's own nodes: not those of a row's subqueries (its facts sort the entry's few versions).
+    const ownNodes = (n: PlanNode): PlanNode[] => [
+      n,
+      ...(n.Plans ?? []).filter((c) => (c as { 'Parent Relationship'?: string })['Parent Relationship'] !== 'SubPlan').flatMap(ownNodes),
+    ];
+    const inOrder = async (what: string, statement: Prisma.Sql) => {
+      const top = await explain(statement);
+      const own = ownNodes(top);
+      const text = JSON.stringify(top, ['Node Type', 'Parent Relationship', 'Index Name', 'Actual Rows', 'Actual Loops', 'Plans'], 1);
+      expect(
+        own.map((n) => `${n['Node Type']} using ${(n as { 'Index Name'?: string })['Index Name']}`),
+        `${what}: ${text}`,
+      ).toContain('Index Scan using files_fact_seller_vat_list_idx');
+      for (const n of own) expect(n['Node Type'], `${what}: ${text}`).not.toMatch(/Sort|Bitmap/);
+    };
+    expect(await pinned('many: first page', many({}))).toBe(21);
+    await inOrder('many: first page', many({}));
+    // From a cursor 500 matches deep: where the cursor points in the index, no read of those above it.
+    const [mid] = await w.db.prisma.$queryRaw<{ id: string; created_at: Date }[]>`
+      SELECT e.id::text, e.created_at FROM entries e JOIN files v ON v.entry_id = e.id
+      WHERE e.owner_id = ${facts.ownerId}::uuid AND v.fact_seller_vat = ${MANY_SELLER}
+      ORDER BY e.created_at DESC, e.id DESC OFFSET 500 LIMIT 1`;
+    const cursor = encodeCursor({ createdAt: mid.created_at, id: mid.id });
+    expect(await pinned('many: from a cursor', many({ cursor }))).toBe(21);
+    await inOrder('many: from a cursor', many({ cursor }));
+    // With the other filters of the page on the entry: still the index's order.
+    expect(await pinned('many: in a subtree', many({ folder: 'sales' }))).toBe(21);
+    await inOrder('many: in a subtree', many({ folder: 'sales' }));
+    expect(await pinned('many: and a currency', many({ currency: 'EUR' }))).toBeGreaterThan(0);
   });
 
   it('lists folders, one level and a deep page of them by index ranges', async () => {

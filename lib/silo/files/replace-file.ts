@@ -138,6 +138,7 @@ export async function insertCurrent(
       | 'legalHold'
       | 'ownerId'
       | 'sandbox'
+      | 'entryCreatedAt'
     > & { slotRev: string }
   >(
     tx,
@@ -183,7 +184,7 @@ export async function insertCurrent(
 const MADE_COLUMNS = Prisma.raw(
   `slot_id::text AS "slotId", version, link_nonce AS "linkNonce", meta, created_by AS "createdBy", restored_from AS "restoredFrom",
    created_at AS "createdAt", stored_at AS "storedAt", retain_until AS "retainUntil", retention_mode AS "retentionMode",
-   legal_hold AS "legalHold", owner_id::text AS "ownerId", sandbox`,
+   legal_hold AS "legalHold", owner_id::text AS "ownerId", sandbox, entry_created_at AS "entryCreatedAt"`,
 );
 
 /**
@@ -216,7 +217,8 @@ const FILE_COLUMNS = Prisma.raw(
    restored_from AS "restoredFrom", upload_expires_at AS "uploadExpiresAt", created_at AS "createdAt", stored_at AS "storedAt",
    retain_until AS "retainUntil", retention_mode AS "retentionMode", legal_hold AS "legalHold",
    facts, fact_seller_vat AS "factSellerVat", fact_buyer_vat AS "factBuyerVat", fact_number AS "factNumber",
-   fact_issue_date AS "factIssueDate", fact_currency AS "factCurrency", owner_id::text AS "ownerId", sandbox`,
+   fact_issue_date AS "factIssueDate", fact_currency AS "factCurrency", owner_id::text AS "ownerId", sandbox,
+   entry_created_at AS "entryCreatedAt"`,
 );
 
 /**
