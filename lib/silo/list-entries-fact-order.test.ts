@@ -4,8 +4,11 @@
 // matching current versions, matching versions no longer current, the same facts in another
 // workspace and in the sandbox, entries sharing a timestamp, a moved entry and one whose time changed.
 import { randomUUID } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page } from '../db/cursor';
+import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
 import type { Target } from '../db/scope';
 import { entryListQuery } from '../schemas/entries';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
@@ -216,4 +219,59 @@ describe.each(testDatabases())('fact filters in list order (%s)', (database) => 
     const ids = (await pages(other, { seller_vat: S1, limit: 50 }, true)).flatMap((p) => p.rows.map((r) => r.id));
     expect(ids).toContain(moved.id);
   }, 300_000);
+});
+
+describe('the fact_list_order migration', () => {
+  it('backfills entry_created_at of the versions before it; the trigger sets and keeps it after it', async () => {
+    const lite = new PGlite({ extensions: { pg_trgm } });
+    const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
+    try {
+      const all = await readMigrations();
+      const at = all.findIndex((m) => m.name.endsWith('_fact_list_order'));
+      expect(at).toBeGreaterThan(0);
+      await migrate(sql, all.slice(0, at), { lock: false });
+      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      await sql.query('INSERT INTO owners (id, name) VALUES ($1, $2), ($3, $4)', [id(1), 'o', id(2), 'p']);
+      const entry = `INSERT INTO entries (id, owner_id, sandbox, created_at) VALUES ($1, $2, false, $3)`;
+      const file = `INSERT INTO files (id, entry_id, slot_id, name, category, mime, size, hash, stored, version, url_nonce, fact_seller_vat)
+        VALUES ($1, $2, $3, 'i.xml', 'attachment', 'application/xml', 1, 'h', true, 1, 'n', 'DE1')`;
+      const slot = `INSERT INTO file_slots (id, entry_id, category, key, seq, current_id) VALUES ($1, $2, 'attachment', $3, 1, $4)`;
+      await sql.query(entry, [id(10), id(1), '2025-01-01T00:00:00.123Z']);
+      await sql.query(slot, [id(20), id(10), 'a', id(30)]);
+      await sql.query(file, [id(30), id(10), id(20)]);
+
+      await migrate(sql, all, { lock: false });
+      const times = async () =>
+        (
+          await sql.query<{ id: string; owner_id: string; entry_created_at: Date }>(
+            'SELECT id::text, owner_id::text, entry_created_at FROM files ORDER BY id',
+          )
+        ).map((r) => [r.id, r.owner_id, r.entry_created_at.toISOString()]);
+      expect(await times()).toEqual([[id(30), id(1), '2025-01-01T00:00:00.123Z']]);
+
+      // After it: a new version; the entry's time changed, the entry moved; a direct write undone.
+      await sql.query(entry, [id(11), id(1), '2025-02-01T00:00:00Z']);
+      await sql.query(slot, [id(21), id(11), 'b', id(31)]);
+      await sql.query(file, [id(31), id(11), id(21)]);
+      expect((await times())[1]).toEqual([id(31), id(1), '2025-02-01T00:00:00.000Z']);
+      await sql.query("UPDATE entries SET created_at = '2024-12-31T00:00:00Z' WHERE id = $1", [id(10)]);
+      await sql.query('UPDATE entries SET owner_id = $1 WHERE id = $2', [id(2), id(11)]);
+      await sql.query("UPDATE files SET entry_created_at = '2000-01-01Z' WHERE id = $1", [id(31)]);
+      expect(await times()).toEqual([
+        [id(30), id(1), '2024-12-31T00:00:00.000Z'],
+        [id(31), id(2), '2025-02-01T00:00:00.000Z'],
+      ]);
+      const indexes = await sql.query<{ indexname: string }>(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'files' AND indexname LIKE 'files_fact_%' ORDER BY 1",
+      );
+      expect(indexes.map((r) => r.indexname)).toEqual([
+        'files_fact_buyer_vat_list_idx',
+        'files_fact_currency_list_idx',
+        'files_fact_number_list_idx',
+        'files_fact_seller_vat_list_idx',
+      ]);
+    } finally {
+      await lite.close();
+    }
+  });
 });
