@@ -75,6 +75,11 @@ describe.each(testDatabases())('a seeded workspace (%s)', (database) => {
     const bySeller = (await listEntries({ db: w.db.prisma, target, query: query({ seller_vat: seller }) })).list;
     expect(bySeller.map((e) => e.id)).toContain(year[0].id);
     for (const e of bySeller) expect((e.facts as { seller: { vat_id: string } }).seller.vat_id).toBe(seller);
+    // What the fact indexes order by: each version's copy of its entry's workspace and time (trigger files_workspace).
+    const [{ off }] = await w.db.prisma.$queryRaw<{ off: number }[]>`
+      SELECT count(*)::int AS off FROM files v JOIN entries e ON e.id = v.entry_id WHERE e.owner_id = ${seeded.owner_id}::uuid
+        AND (v.owner_id, v.sandbox, v.entry_created_at) IS DISTINCT FROM (e.owner_id, e.sandbox, e.created_at)`;
+    expect(off).toBe(0);
   });
 
   it('keeps every version’s bytes under their real hash, with the facts the reader finds in them', async () => {
