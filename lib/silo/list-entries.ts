@@ -3,7 +3,9 @@
 // below it) reads entry_folders, whose index is in list order, so it pages like the plain list;
 // `?folder_exact=` and `?key=` use the entries indexes. `?q=` probes entry_search (one row per
 // name): a rare term by its trigram index, a common one by filtering the ordered scan, whichever the
-// planner finds cheaper (docs/api.md, Entries; list-plans.test.ts pins both).
+// planner finds cheaper (docs/api.md, Entries; list-plans.test.ts pins both). An equality fact
+// (`?seller_vat=`, buyer_vat, number, currency) drives the page from its files index, which is in
+// list order too (migration fact_list_order), so its page stops after a page's worth of matches.
 import { type Db, readCacheOf } from '../db/client';
 import { decodeCursor, page } from '../db/cursor';
 import { Prisma } from '../db/generated/client';
