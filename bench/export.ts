@@ -2,7 +2,8 @@
 // s3rver): EXPORT_BYTES (default 2 GiB) in EXPORT_VERSIONS (default 3000) versions of varied size,
 // GET /silo/v1/export streamed by curl to /dev/null, next to `zip -0 -r` over the same bytes as files,
 // to stdout, in the same run. Targets: ≥ 0.5 × zip's rate; server RSS peak − baseline ≤ 100 MB.
-// Run: npx tsx bench/export.ts  (EXPORT_BYTES=268435456 EXPORT_VERSIONS=400 for a quicker run)
+// Run: npx tsx bench/export.ts  (EXPORT_BYTES=268435456 EXPORT_VERSIONS=400 for a quicker run;
+// EXPORT_STORES=local or =s3 for one store, both by default)
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -94,12 +95,13 @@ async function main() {
   const list = sizes();
   console.log(`Silo auditor's export benchmark: ${(SIZE / 1024 ** 2).toFixed(0)} MiB in ${COUNT} versions\n`);
   for (let i = 0; i < list.length; i++) await writeFile(path.join(files, `${i}.bin`), randomBytes(list[i]));
-  const s3 = await startS3();
+  const stores = (process.env.EXPORT_STORES ?? 'local,s3').split(',');
+  const s3 = stores.includes('s3') ? await startS3() : undefined;
   try {
-    await measure('local disk', {}, files, list);
-    await measure('S3 (s3rver)', s3.env, files, list);
+    if (stores.includes('local')) await measure('local disk', {}, files, list);
+    if (s3) await measure('S3 (s3rver)', s3.env, files, list);
   } finally {
-    await s3.stop();
+    await s3?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
