@@ -2,11 +2,9 @@
 // plan reads owner_usage's few rows by the primary key and nothing of entries or files (EXPLAIN
 // ANALYZE, so what is pinned is what ran; PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
 // And migration owner_usage counts what was written before it, as the old aggregate did.
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../db/generated/client';
-import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
+import { migratedBefore, testId } from '../testing/migrated-before';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
 import { bothUsages } from '../testing/owner-usage';
@@ -58,18 +56,13 @@ describe.each(testDatabases())('owner usage read at scale (%s)', (database) => {
 
 describe('the owner_usage migration', () => {
   it('backfills the counts of what was written before it, by workspace and environment', async () => {
-    const lite = new PGlite({ extensions: { pg_trgm } });
-    const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
+    const { sql, migrateRest, close } = await migratedBefore('owner_usage');
+    const id = testId;
     try {
-      const all = await readMigrations();
-      const at = all.findIndex((m) => m.name.endsWith('_owner_usage'));
-      expect(at).toBeGreaterThan(0);
-      await migrate(sql, all.slice(0, at), { lock: false });
-      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       await sql.query(`INSERT INTO owners (id, name) VALUES ($1, 'a'), ($2, 'b'), ($3, 'empty')`, [id(1), id(2), id(3)]);
       await sql.exec(fill(id(1), 7));
       await sql.exec(fill(id(2), 3));
-      await migrate(sql, all, { lock: false });
+      await migrateRest();
       const rows = await sql.query<{ owner_id: string; sandbox: boolean; entries: string; files: string; bytes: string }>(
         `SELECT owner_id::text, sandbox, sum(entries)::text AS entries, sum(files)::text AS files, sum(bytes)::text AS bytes
            FROM owner_usage GROUP BY 1, 2 ORDER BY 1, 2`,
@@ -81,7 +74,7 @@ describe('the owner_usage migration', () => {
         { owner_id: id(2), sandbox: true, entries: '1', files: '1', bytes: '10' },
       ]);
     } finally {
-      await lite.close();
+      await close();
     }
   });
 });

@@ -3,10 +3,8 @@
 // they change, through the API and through plain SQL, so a term matches within one of them, never
 // across two; and a write touches only its own rows, however many files its entry holds. On
 // PGlite, and on PostgreSQL when TEST_DATABASE_URL is set; the migration's backfill on PGlite.
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
+import { migratedBefore, testId } from '../testing/migrated-before';
 import { Prisma } from '../db/generated/client';
 import { TEST_ACTOR } from '../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
@@ -227,14 +225,9 @@ describe.each(testDatabases())('entry search (%s)', (database) => {
 
 describe('the search_and_folder_counts migration', () => {
   it('backfills one search row per name of what was written before it', async () => {
-    const lite = new PGlite({ extensions: { pg_trgm } });
-    const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
+    const { sql, migrateRest, close } = await migratedBefore('search_and_folder_counts');
+    const id = testId;
     try {
-      const all = await readMigrations();
-      const at = all.findIndex((m) => m.name.endsWith('_search_and_folder_counts'));
-      expect(at).toBeGreaterThan(0);
-      await migrate(sql, all.slice(0, at), { lock: false });
-      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       await sql.query('INSERT INTO owners (id, name) VALUES ($1, $2)', [id(1), 'o']);
       await sql.query(
         `INSERT INTO entries (id, owner_id, sandbox, name, key) VALUES ($1, $3, false, 'Keyed', 'K-1'), ($2, $3, false, 'Plain', NULL)`,
@@ -250,7 +243,7 @@ describe('the search_and_folder_counts migration', () => {
       await sql.query(file, [id(31), id(10), id(20), 'new.pdf', true]);
       await sql.query(file, [id(32), id(10), id(21), 'awaited.pdf', false]);
 
-      await migrate(sql, all, { lock: false });
+      await migrateRest();
       const rows = await sql.query<{ source_id: string; field: string; entry_id: string; text: string }>(
         'SELECT source_id, field, entry_id, text FROM entry_search ORDER BY text',
       );
@@ -262,7 +255,7 @@ describe('the search_and_folder_counts migration', () => {
         { source_id: id(20), field: 'version', entry_id: id(10), text: 'new.pdf' },
       ]);
     } finally {
-      await lite.close();
+      await close();
     }
   });
 });

@@ -4,11 +4,9 @@
 // matching current versions, matching versions no longer current, the same facts in another
 // workspace and in the sandbox, entries sharing a timestamp, a moved entry and one whose time changed.
 import { randomUUID } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page } from '../db/cursor';
-import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
+import { migratedBefore, testId } from '../testing/migrated-before';
 import type { Target } from '../db/scope';
 import { entryListQuery } from '../schemas/entries';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
@@ -223,14 +221,9 @@ describe.each(testDatabases())('fact filters in list order (%s)', (database) => 
 
 describe('the fact_list_order migration', () => {
   it('backfills entry_created_at of the versions before it; the trigger sets and keeps it after it', async () => {
-    const lite = new PGlite({ extensions: { pg_trgm } });
-    const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
+    const { sql, migrateRest, close } = await migratedBefore('fact_list_order');
+    const id = testId;
     try {
-      const all = await readMigrations();
-      const at = all.findIndex((m) => m.name.endsWith('_fact_list_order'));
-      expect(at).toBeGreaterThan(0);
-      await migrate(sql, all.slice(0, at), { lock: false });
-      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       await sql.query('INSERT INTO owners (id, name) VALUES ($1, $2), ($3, $4)', [id(1), 'o', id(2), 'p']);
       const entry = `INSERT INTO entries (id, owner_id, sandbox, created_at) VALUES ($1, $2, false, $3)`;
       const file = `INSERT INTO files (id, entry_id, slot_id, name, category, mime, size, hash, stored, version, url_nonce, fact_seller_vat)
@@ -240,7 +233,7 @@ describe('the fact_list_order migration', () => {
       await sql.query(slot, [id(20), id(10), 'a', id(30)]);
       await sql.query(file, [id(30), id(10), id(20)]);
 
-      await migrate(sql, all, { lock: false });
+      await migrateRest();
       const times = async () =>
         (
           await sql.query<{ id: string; owner_id: string; entry_created_at: Date }>(
@@ -271,7 +264,7 @@ describe('the fact_list_order migration', () => {
         'files_fact_seller_vat_list_idx',
       ]);
     } finally {
-      await lite.close();
+      await close();
     }
   });
 });
