@@ -3,7 +3,6 @@
 // who took which period, and which manifest they got, is written as `export.created` before the
 // first byte is sent (docs/api.md, Export). The record comes after the plan, so an export never
 // holds its own record.
-import { createHash } from 'node:crypto';
 import type { Tx } from '../../db/client';
 import { appendEvent } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
@@ -30,11 +29,10 @@ export interface CreateExportOptions {
 export async function createExport(o: CreateExportOptions): Promise<{ plan: ExportPlan; zip: ExportZip; size: number }> {
   const plan = await planExport(o);
   const zip = writeExport(plan);
-  const manifest = plan.members.find((m) => m.name === 'manifest.json');
   let size: number;
   try {
     size = await zip.size;
-    await record(o, plan, size, manifest?.bytes);
+    await record(o, plan, size);
   } catch (err) {
     zip.abort();
     throw err;
@@ -42,7 +40,7 @@ export async function createExport(o: CreateExportOptions): Promise<{ plan: Expo
   return { plan, zip, size };
 }
 
-async function record(o: CreateExportOptions, plan: ExportPlan, size: number, manifest: Buffer | undefined) {
+async function record(o: CreateExportOptions, plan: ExportPlan, size: number) {
   await appendEvent(o.db, {
     ownerId: o.chain.ownerId,
     sandbox: o.chain.sandbox,
@@ -54,7 +52,7 @@ async function record(o: CreateExportOptions, plan: ExportPlan, size: number, ma
       versions: plan.versions,
       bytes: plan.bytes,
       size,
-      manifest_sha256: manifest ? createHash('sha256').update(manifest).digest('hex') : null,
+      manifest_sha256: plan.manifestSha256,
     },
   });
 }

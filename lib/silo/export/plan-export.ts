@@ -1,10 +1,19 @@
 // What an auditor's export of one chain (workspace + environment) and period holds, decided before
 // a byte is sent: every member's name, size and SHA-256 (the manifest, signed), so the ZIP's size is
-// known up front. Small members are built here; the event log's records and checkpoints are read
-// twice (hashed now, streamed later: both are append-only, so the second read is the first's bytes);
-// file versions stream from the blob store. docs/api.md, Export.
+// known up front. The chain's entries are read once, a page at a time, with their versions stored
+// in the period: the tables' rows and the list of versions go to the plan's own files (spill.ts),
+// so memory holds a page whatever the period's size; the ZIP reads those files back. The event
+// log's records and checkpoints are read twice (hashed now, streamed later: both are append-only,
+// so the second read is the first's bytes); file versions stream from the blob store.
+// docs/api.md, Export; ARCHITECTURE.md, The auditor's export.
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { SMALL_BLOB_CEILING } from '../../config';
+import { Prisma } from '../../db/generated/client';
 import type { Tx } from '../../db/client';
 import type { Chain } from '../../events/chain';
 import { chainName } from '../../events/chain';
@@ -14,8 +23,10 @@ import { presentEvent } from '../../events/record';
 import { type AuditKey, signBytes } from '../../events/signing-key';
 import type { ExportQuery } from '../../schemas/export';
 import type { BlobStore } from '../../storage/blob-store';
+import type { DatabaseStore } from '../../storage/database-store';
 import { BOM, csvRecord } from './csv';
 import { DTD_NAME, GDPDU_DTD, indexXml } from './gdpdu';
+import { type Spilled, SpillFile, spilledLines } from './spill';
 import { ENTRIES_TABLE, type ExportEntry, type ExportVersion, FILES_TABLE, type Table } from './tables';
 
 export const EXPORT_FORMAT = 'silo-export/1';
@@ -27,7 +38,7 @@ export interface ExportMember {
   mtime: Date;
   /** the bytes of a small member */
   bytes?: Buffer;
-  /** opens a large member's bytes (called when the ZIP reaches it) */
+  /** opens a large member's bytes (called when the ZIP reaches it, or opens it ahead) */
   open?: () => Promise<Readable | AsyncIterable<Buffer>>;
 }
 
@@ -35,12 +46,21 @@ export interface ExportPlan {
   chain: string;
   period: ExportQuery;
   createdAt: Date;
-  members: ExportMember[];
+  /**
+   * The ZIP's members in order: manifest.json, manifest.sig, then every member the manifest names.
+   * The same members each time it is called (the versions come from the plan's file), so the ZIP
+   * walks them once for its size, once for the data and once for its central directory.
+   */
+  members(): AsyncIterable<ExportMember>;
+  /** manifest.json's SHA-256 */
+  manifestSha256: string;
   versions: number;
   /** the versions' bytes in all */
   bytes: number;
   /** the seq range of events.jsonl: the record before the period's first, to the first signed checkpoint at or after its last */
   events: { first: number; last: number };
+  /** removes the plan's files (the ZIP does when it ends or is aborted); safe to call twice */
+  dispose(): Promise<void>;
 }
 
 export interface PlanOptions {
@@ -55,10 +75,24 @@ export interface PlanOptions {
 }
 
 const PAGE = 1_000;
+/**
+ * How long after the period's end an entry may have been created and still hold a version stored
+ * in it: a version's `stored_at` is its transaction's start, which may precede the commit of the
+ * entry it joins by that transaction's age (seconds). A day is far past any transaction's life.
+ */
+const ENTRY_HORIZON_MS = 86_400_000;
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 const small = (name: string, bytes: Buffer, mtime: Date): ExportMember => ({ name, bytes, size: bytes.length, sha256: sha(bytes), mtime });
+
+const spilled = (name: string, file: Spilled, mtime: Date): ExportMember => ({
+  name,
+  size: file.size,
+  sha256: file.sha256,
+  mtime,
+  open: async () => createReadStream(file.path),
+});
 
 /** A member made of text read in pages: read once to hash and count it, again when it is sent. */
 async function paged(name: string, pages: () => AsyncIterable<Buffer>, mtime: Date): Promise<ExportMember> {
@@ -80,77 +114,179 @@ export const periodBounds = (p: ExportQuery) => ({
 /** A file name as a ZIP member's last segment: no path separators, nothing Windows cannot create. */
 export const memberFileName = (name: string) => name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_');
 
+const csvRow = <R>(t: Table<R>, row: R) => csvRecord(t.columns.map((c) => c.value(row)));
+const csvHeader = (t: Table<unknown>) => BOM + csvRecord(t.columns.map((c) => c.name));
+
 export async function planExport(o: PlanOptions): Promise<ExportPlan> {
   const createdAt = o.now ?? new Date();
   const { start, end } = periodBounds(o.period);
-  const versions = await versionsStored(o.db, o.chain, start, end);
-  const entries = await entriesOf(
-    o.db,
-    versions.map((v) => v.entryId),
-  );
-  const events = await eventRange(o.db, o.chain, start, end, o.key, createdAt);
-  const owner = await o.db.owner.findUniqueOrThrow({ where: { id: o.chain.ownerId }, select: { name: true } });
-
-  const table = <R>(t: Table<R>, rows: R[]) =>
-    Buffer.from(BOM + csvRecord(t.columns.map((c) => c.name)) + rows.map((r) => csvRecord(t.columns.map((c) => c.value(r)))).join(''));
-  const index = indexXml({
-    supplier: owner.name,
-    location: o.location,
-    comment: `Silo auditor's export of ${chainName(o.chain)}: entries and file versions stored ${o.period.from} to ${o.period.to} (UTC), made ${createdAt.toISOString()}`,
-    period: o.period,
-    tables: [ENTRIES_TABLE, FILES_TABLE],
-  });
-  const members: ExportMember[] = [
-    small('index.xml', Buffer.from(index), createdAt),
-    small(DTD_NAME, Buffer.from(GDPDU_DTD), createdAt),
-    small('entries.csv', table(ENTRIES_TABLE, entries), createdAt),
-    small('files.csv', table(FILES_TABLE, versions), createdAt),
-    await paged('events.jsonl', () => eventLines(o.db, o.chain, events), createdAt),
-    await paged('checkpoints.jsonl', checkpointLines(o.db, o.chain, events), createdAt),
-    ...versions.map(
-      (v): ExportMember => ({
-        name: v.path,
-        size: v.size,
-        sha256: v.sha256,
-        mtime: v.storedAt,
-        // The one place the export reads bytes.
-        open: () => o.store.read(v.sha256, undefined, v.size),
-      }),
-    ),
-  ];
-  const manifest = Buffer.from(
-    `${JSON.stringify(
-      {
-        format: EXPORT_FORMAT,
-        chain: chainName(o.chain),
-        period: { from: o.period.from, to: o.period.to },
-        created_at: createdAt.toISOString(),
-        events: { first_seq: events.first, last_seq: events.last },
-        key_id: o.key.keyId,
-        public_key: o.key.publicPem,
-        files: Object.fromEntries(members.map((m) => [m.name, { sha256: m.sha256, size: m.size }])),
-      },
-      null,
-      1,
-    )}\n`,
-  );
-  const signature = Buffer.from(signBytes(o.key, manifest));
-  return {
-    chain: chainName(o.chain),
-    period: o.period,
-    createdAt,
-    members: [small('manifest.json', manifest, createdAt), small('manifest.sig', signature, createdAt), ...members],
-    versions: versions.length,
-    bytes: versions.reduce((n, v) => n + v.size, 0),
-    events,
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-export-'));
+  let disposed: Promise<void> | undefined;
+  const dispose = () => {
+    disposed ??= rm(dir, { recursive: true, force: true });
+    return disposed;
   };
+  const files: SpillFile[] = [];
+  try {
+    const spill = async (name: string) => {
+      const f = await SpillFile.create(path.join(dir, name));
+      files.push(f);
+      return f;
+    };
+    const [entriesCsv, filesCsv, list] = [await spill('entries.csv'), await spill('files.csv'), await spill('versions.jsonl')];
+    await entriesCsv.write(csvHeader(ENTRIES_TABLE as Table<unknown>));
+    await filesCsv.write(csvHeader(FILES_TABLE as Table<unknown>));
+    let versions = 0;
+    let bytes = 0;
+    for await (const page of periodPages(o.db, o.chain, start, end)) {
+      await entriesCsv.write(page.entries.map((e) => csvRow(ENTRIES_TABLE, e)).join(''));
+      await filesCsv.write(page.versions.map((v) => csvRow(FILES_TABLE, v)).join(''));
+      await list.write(page.versions.map((v) => `${JSON.stringify([v.path, v.size, v.sha256, v.storedAt.getTime()])}\n`).join(''));
+      versions += page.versions.length;
+      for (const v of page.versions) bytes += v.size;
+    }
+    const [entriesFile, filesFile, listFile] = [await entriesCsv.close(), await filesCsv.close(), await list.close()];
+    files.length = 0;
+
+    const events = await eventRange(o.db, o.chain, start, end, o.key, createdAt);
+    const owner = await o.db.owner.findUniqueOrThrow({ where: { id: o.chain.ownerId }, select: { name: true } });
+    const index = indexXml({
+      supplier: owner.name,
+      location: o.location,
+      comment: `Silo auditor's export of ${chainName(o.chain)}: entries and file versions stored ${o.period.from} to ${o.period.to} (UTC), made ${createdAt.toISOString()}`,
+      period: o.period,
+      tables: [ENTRIES_TABLE, FILES_TABLE],
+    });
+    const named: ExportMember[] = [
+      small('index.xml', Buffer.from(index), createdAt),
+      small(DTD_NAME, Buffer.from(GDPDU_DTD), createdAt),
+      spilled('entries.csv', entriesFile, createdAt),
+      spilled('files.csv', filesFile, createdAt),
+      await paged('events.jsonl', () => eventLines(o.db, o.chain, events), createdAt),
+      await paged('checkpoints.jsonl', checkpointLines(o.db, o.chain, events), createdAt),
+    ];
+    const versionMembers = () => listedVersions(listFile.path, o.store);
+
+    const head = {
+      format: EXPORT_FORMAT,
+      chain: chainName(o.chain),
+      period: { from: o.period.from, to: o.period.to },
+      created_at: createdAt.toISOString(),
+      events: { first_seq: events.first, last_seq: events.last },
+      key_id: o.key.keyId,
+      public_key: o.key.publicPem,
+    };
+    const manifestFile = await spill('manifest.json');
+    for await (const text of manifestText(head, named, versionMembers())) await manifestFile.write(text);
+    const manifest = await manifestFile.close();
+    files.length = 0;
+    // Ed25519 signs a whole message (RFC 8032 hashes it twice): the manifest is in memory while it
+    // is signed, about 150 bytes per version, and let go before the ZIP is sent.
+    const signature = Buffer.from(signBytes(o.key, await readFile(manifest.path)));
+    const first = [spilled('manifest.json', manifest, createdAt), small('manifest.sig', signature, createdAt), ...named];
+    return {
+      chain: chainName(o.chain),
+      period: o.period,
+      createdAt,
+      async *members() {
+        yield* first;
+        yield* versionMembers();
+      },
+      manifestSha256: manifest.sha256,
+      versions,
+      bytes,
+      events,
+      dispose,
+    };
+  } catch (err) {
+    await Promise.all(files.map((f) => f.discard()));
+    await dispose();
+    throw err;
+  }
 }
 
-interface VersionRow {
-  id: string;
+/**
+ * manifest.json's text, in pieces: exactly `JSON.stringify(head + {files}, null, 1)` and a newline
+ * (plan-export.test.ts holds it to that), written member by member instead of built whole.
+ */
+export async function* manifestText(
+  head: Record<string, unknown>,
+  named: readonly Pick<ExportMember, 'name' | 'sha256' | 'size'>[],
+  more: AsyncIterable<Pick<ExportMember, 'name' | 'sha256' | 'size'>>,
+): AsyncIterable<string> {
+  const open = JSON.stringify({ ...head, files: {} }, null, 1);
+  yield `${open.slice(0, open.length - '{}\n}'.length)}{`;
+  let n = 0;
+  const entry = (m: Pick<ExportMember, 'name' | 'sha256' | 'size'>) =>
+    `${n++ ? ',' : ''}\n  ${JSON.stringify(m.name)}: {\n   "sha256": ${JSON.stringify(m.sha256)},\n   "size": ${m.size}\n  }`;
+  yield named.map(entry).join('');
+  let batch = '';
+  for await (const m of more) {
+    batch += entry(m);
+    if (batch.length >= 64 * 1024) {
+      yield batch;
+      batch = '';
+    }
+  }
+  yield `${batch}${n ? '\n }' : '}'}\n}\n`;
+}
+
+/** Small versions whose bytes the database keeps are fetched this many at a time… */
+const KEPT_BATCH = 200;
+/** …or fewer, once their sizes reach this (a batch is held until the ZIP has sent it). */
+const KEPT_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The versions the plan listed (versions.jsonl), as members whose bytes come from the store. Where
+ * the store keeps small bytes in the database (DatabaseStore.keptMany), the next small versions'
+ * bytes are fetched in one statement when the ZIP opens the first of them, instead of a round trip
+ * each: a year of invoices is hundreds of thousands of them.
+ */
+async function* listedVersions(file: string, store: BlobStore): AsyncIterable<ExportMember> {
+  const many = (store as Partial<DatabaseStore>).keptMany?.bind(store);
+  type Listed = { name: string; size: number; sha256: string; at: number };
+  // A batch is the next lines up to KEPT_BATCH or KEPT_BATCH_BYTES, read before any is yielded:
+  // its statement, made when the ZIP opens the first of them, then asks for all of them.
+  function* membersOf(chunk: Listed[]): Iterable<ExportMember> {
+    const small = many ? chunk.filter((v) => v.size <= SMALL_BLOB_CEILING).map((v) => v.sha256) : [];
+    let loaded: Promise<Map<string, Buffer>> | undefined;
+    const load = () => (loaded ??= (many as NonNullable<typeof many>)(small));
+    for (const { name, size, sha256, at } of chunk) {
+      // The one place the export reads a version's bytes.
+      const read = () => store.read(sha256, undefined, size);
+      const open =
+        many && size <= SMALL_BLOB_CEILING
+          ? async () => {
+              const bytes = (await load()).get(sha256);
+              return bytes ? Readable.from([bytes], { objectMode: false }) : read();
+            }
+          : read;
+      yield { name, size, sha256, mtime: new Date(at), open };
+    }
+  }
+  let chunk: Listed[] = [];
+  let smallBytes = 0;
+  for await (const line of spilledLines(file)) {
+    const [name, size, sha256, at] = JSON.parse(line) as [string, number, string, number];
+    if (chunk.length >= KEPT_BATCH || (size <= SMALL_BLOB_CEILING && smallBytes + size > KEPT_BATCH_BYTES)) {
+      yield* membersOf(chunk);
+      chunk = [];
+      smallBytes = 0;
+    }
+    chunk.push({ name, size, sha256, at });
+    if (size <= SMALL_BLOB_CEILING) smallBytes += size;
+  }
+  yield* membersOf(chunk);
+}
+
+interface PageRow {
   entry_id: string;
   entry_key: string | null;
   folder: string;
+  entry_name: string;
+  entry_created_at: Date;
+  meta: string | null;
+  id: string | null;
   category: string;
   key: string | null;
   version: number;
@@ -162,43 +298,82 @@ interface VersionRow {
   created_by: ExportVersion['createdBy'];
 }
 
-/** Every version of the chain stored in [start, end), oldest first. */
-async function versionsStored(db: Tx, chain: Chain, start: Date, end: Date): Promise<ExportVersion[]> {
-  const rows = await db.$queryRaw<VersionRow[]>`
-    SELECT f.id::text, f.entry_id::text, e.key AS entry_key, e.folder, f.category, f.key, f.version, f.name, f.mime, f.size,
-           f.hash, coalesce(f.stored_at, f.created_at) AS stored_at, f.created_by
-    FROM files f JOIN entries e ON e.id = f.entry_id
-    WHERE e.owner_id = ${chain.ownerId}::uuid AND e.sandbox = ${chain.sandbox} AND f.stored AND f.version IS NOT NULL
-      AND coalesce(f.stored_at, f.created_at) >= ${start} AND coalesce(f.stored_at, f.created_at) < ${end}
-    ORDER BY 12, f.id`;
-  return rows.map((r) => ({
-    fileId: r.id,
-    entryId: r.entry_id,
-    entryKey: r.entry_key,
-    folder: r.folder,
-    category: r.category,
-    fileKey: r.key,
-    version: r.version,
-    name: r.name,
-    mime: r.mime,
-    size: Number(r.size),
-    sha256: r.hash,
-    storedAt: r.stored_at,
-    createdBy: r.created_by,
-    path: `files/${r.entry_id}/${r.id}/v${r.version}-${memberFileName(r.name)}`,
-  }));
+/**
+ * One page of periodPages: up to PAGE entries after `after`, with their versions stored in [start,
+ * end). LATERAL with OFFSET 0 (which keeps the planner from folding it into a join): each entry's
+ * versions are found by its id (files' entry_id index), never by hashing the page's entries against a
+ * scan of every version of the table, which the planner chose for a plain join (plan-export.test.ts).
+ */
+export function periodPageSql(chain: Chain, start: Date, end: Date, after?: { at: Date; id: string }): Prisma.Sql {
+  const horizon = new Date(end.getTime() + ENTRY_HORIZON_MS);
+  const from = after ? Prisma.sql`AND (created_at, id) > (${after.at}, ${after.id}::uuid)` : Prisma.empty;
+  return Prisma.sql`
+    SELECT e.id::text AS entry_id, e.key AS entry_key, e.folder, e.name AS entry_name, e.created_at AS entry_created_at,
+           CASE WHEN f.id IS NULL THEN NULL ELSE e.meta::text END AS meta,
+           f.id::text AS id, f.category, f.key, f.version, f.name, f.mime, f.size, f.hash,
+           coalesce(f.stored_at, f.created_at) AS stored_at, f.created_by
+    FROM (SELECT id, key, folder, name, created_at, meta FROM entries
+          WHERE owner_id = ${chain.ownerId}::uuid AND sandbox = ${chain.sandbox} AND created_at < ${horizon} ${from}
+          ORDER BY created_at, id LIMIT ${PAGE}) e
+    LEFT JOIN LATERAL (
+      SELECT id, category, key, version, name, mime, size, hash, stored_at, created_at, created_by FROM files
+      WHERE entry_id = e.id AND stored AND version IS NOT NULL
+        AND coalesce(stored_at, created_at) >= ${start} AND coalesce(stored_at, created_at) < ${end}
+      OFFSET 0) f ON true
+    ORDER BY e.created_at, e.id, coalesce(f.stored_at, f.created_at), f.id`;
 }
 
-async function entriesOf(db: Tx, ids: string[]): Promise<ExportEntry[]> {
-  const unique = [...new Set(ids)];
-  const out: ExportEntry[] = [];
-  for (let i = 0; i < unique.length; i += PAGE) {
-    const rows = await db.$queryRaw<{ id: string; key: string | null; folder: string; name: string; created_at: Date; meta: string }[]>`
-      SELECT id::text, key, folder, name, created_at, meta::text AS meta FROM entries
-      WHERE id = ANY(${unique.slice(i, i + PAGE)}::uuid[]) ORDER BY created_at, id`;
-    out.push(...rows.map((r) => ({ id: r.id, key: r.key, folder: r.folder, name: r.name, createdAt: r.created_at, meta: r.meta })));
+/**
+ * The chain's entries, oldest first, a page at a time, each page with the versions its entries
+ * had stored in [start, end) (oldest first in each entry); an entry with none is left out. One
+ * statement per page reads both, so an entry and its versions agree. Only entries created before
+ * the period's end (and ENTRY_HORIZON_MS) are read: a version is stored after its entry exists.
+ */
+export async function* periodPages(
+  db: Tx,
+  chain: Chain,
+  start: Date,
+  end: Date,
+): AsyncIterable<{ entries: ExportEntry[]; versions: ExportVersion[] }> {
+  let after: { at: Date; id: string } | undefined;
+  for (;;) {
+    const rows = await db.$queryRaw<PageRow[]>(periodPageSql(chain, start, end, after));
+    if (!rows.length) return;
+    const entries: ExportEntry[] = [];
+    const versions: ExportVersion[] = [];
+    for (const r of rows) {
+      if (r.id === null) continue;
+      if (entries.at(-1)?.id !== r.entry_id)
+        entries.push({
+          id: r.entry_id,
+          key: r.entry_key,
+          folder: r.folder,
+          name: r.entry_name,
+          createdAt: r.entry_created_at,
+          meta: r.meta ?? '{}',
+        });
+      versions.push({
+        fileId: r.id,
+        entryId: r.entry_id,
+        entryKey: r.entry_key,
+        folder: r.folder,
+        category: r.category,
+        fileKey: r.key,
+        version: r.version,
+        name: r.name,
+        mime: r.mime,
+        size: Number(r.size),
+        sha256: r.hash,
+        storedAt: r.stored_at,
+        createdBy: r.created_by,
+        path: `files/${r.entry_id}/${r.id}/v${r.version}-${memberFileName(r.name)}`,
+      });
+    }
+    const last = rows[rows.length - 1];
+    after = { at: last.entry_created_at, id: last.entry_id };
+    if (entries.length || versions.length) yield { entries, versions };
+    if (new Set(rows.map((r) => r.entry_id)).size < PAGE) return;
   }
-  return out.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
 }
 
 /**

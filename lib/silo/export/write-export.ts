@@ -1,60 +1,23 @@
 // The export's ZIP, streamed: members stored uncompressed (method 0; zip64 where sizes or offsets
-// need it), one member's bytes opened only when the ZIP reaches it and read only as fast as the
-// reader takes them (yazl pipes each source into its output), so memory stays flat whatever the
-// export's size and a stalled reader holds no more than the pipes' buffers. The size is known
-// before the first byte (every member's size is in the plan): Content-Length.
-import { createRequire } from 'node:module';
-import path from 'node:path';
+// need it, zip-records.ts), each member's bytes opened only when the ZIP reaches it (or a few
+// ahead, below) and read only as fast as the reader takes them: the ZIP is an async generator that
+// yields each source's chunks as they come, so memory stays flat whatever the export's size and a
+// stalled reader holds no more than the stream's buffers. The members are walked three times from
+// the plan (its own files, not memory): for the size, announced before the first byte
+// (Content-Length); for the data, keeping only each member's CRC-32 (4 bytes); and for the
+// central directory.
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { ZipFile } from 'yazl';
 import type { ExportMember, ExportPlan } from './plan-export';
+import { centralRecord, dataDescriptor, endRecords, localHeader, ZipLayout, type ZipEntry } from './zip-records';
 
 export interface ExportZip {
   /** the ZIP's bytes */
   stream: Readable;
   /** its length, known before the first byte */
   size: Promise<number>;
-  /** stops: the source being read is destroyed and no other is opened (the reader went away) */
+  /** stops: the sources open are destroyed and no other is opened (the reader went away) */
   abort(): void;
-}
-
-/**
- * yazl takes each member's CRC-32 from buffer-crc32, in JavaScript: about a tenth of zlib's rate
- * (bench/RESULTS.md), which would bound the export. zlib's own (node:zlib crc32, the same
- * polynomial and continuation) is put in its place on the very module instance yazl requires
- * (yazl is a server external package, next.config.js, so Node loads both). Where that instance
- * cannot be found the export stays correct, only slower.
- */
-function putZlibCrc32() {
-  try {
-    const fromRoot = createRequire(path.join(process.cwd(), 'package.json'));
-    const crc = createRequire(fromRoot.resolve('yazl'))('buffer-crc32') as {
-      unsigned: ((b: Buffer | string, prev?: number) => number) & { zlib?: true };
-    };
-    if (crc.unsigned.zlib) return;
-    const unsigned = (b: Buffer | string, prev?: number) => zlib.crc32(b, prev ?? 0) >>> 0;
-    crc.unsigned = Object.assign(unsigned, { zlib: true as const });
-  } catch {}
-}
-
-const ZIP64_END_RECORDS = 56 + 20; // the ZIP64 end of central directory record and its locator
-const END_RECORD = 22;
-const CENTRAL_RECORD = 46;
-
-/**
- * The size yazl (3.3.1) predicts, made what it writes: its prediction counts the ZIP64 end records
- * once the central directory reaches 64 KiB (calculateTotalSize: `centralDirectorySize >= 0xffff`),
- * but it writes them only from 4 GiB on (or 65,535 members, or the directory starting past 4 GiB),
- * so an export of a few hundred versions or more was announced 76 bytes longer than it was and
- * every client saw a truncated transfer (found by bench/million.ts on a seeded workspace). Below
- * 4 GiB no member needs a ZIP64 extra field, so the directory is its records' fixed part and names.
- */
-function writtenSize(predicted: number, plan: ExportPlan, forced: boolean): number {
-  if (forced || plan.members.length >= 0xffff) return predicted;
-  const directory = plan.members.reduce((n, m) => n + CENTRAL_RECORD + Buffer.byteLength(m.name), 0);
-  const directoryStart = predicted - directory - END_RECORD - ZIP64_END_RECORDS;
-  return directory >= 0xffff && directory < 0xffffffff && directoryStart < 0xffffffff ? predicted - ZIP64_END_RECORDS : predicted;
 }
 
 /** At most this many sources are opened ahead of the one being read… */
@@ -77,73 +40,172 @@ export function readAhead(lazy: readonly { size: number }[], k: number): number[
   return out;
 }
 
+const entryOf = (m: ExportMember, crc: number | undefined): ZipEntry => ({
+  name: Buffer.from(m.name),
+  size: m.size,
+  mtime: m.mtime,
+  crc: m.bytes ? crc : undefined,
+});
+
+/** The ZIP's length: its layout walked over the plan's members. */
+async function zipSize(plan: ExportPlan, forceZip64: boolean): Promise<number> {
+  const layout = new ZipLayout(forceZip64);
+  for await (const m of plan.members()) layout.add(entryOf(m, 0));
+  return layout.end().size;
+}
+
+/** CRC-32s by member index, 4 bytes each. */
+class Crcs {
+  private a = new Uint32Array(1024);
+  set(i: number, crc: number) {
+    if (i >= this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[i] = crc;
+  }
+  get(i: number) {
+    return this.a[i];
+  }
+}
+
+interface Queued {
+  member: ExportMember;
+  opened?: Promise<Readable>;
+}
+
 export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {}): ExportZip {
-  putZlibCrc32();
-  const zip = new ZipFile();
-  const output = zip.outputStream as unknown as Readable;
+  const forceZip64 = !!opts.forceZip64;
   /** sources opened and not yet finished: the one being read, and those opened ahead */
   const open = new Set<Readable>();
   let aborted = false;
-  // Sources are opened ahead of the one being read (readAhead): a store whose every read is a
-  // request (S3) then has the next answers' first bytes waiting when the ZIP reaches them, instead
-  // of a round trip per version. They are not read: only each stream's own buffer fills (tens of
-  // KiB), whatever the reader does.
-  const lazy = plan.members.filter((m) => !m.bytes && m.open);
-  const ahead = new Map<number, Promise<Readable>>();
-  const begin = (k: number) => {
-    const opened = (lazy[k].open as NonNullable<ExportMember['open']>)().then(asReadable);
-    opened.catch(() => {}); // its error is the ZIP's when the ZIP reaches it
-    return opened;
+  const close = () => {
+    for (const r of open) r.destroy();
+    open.clear();
   };
-  const start = (k: number): Promise<Readable> => {
-    const pending = ahead.get(k) ?? begin(k);
-    ahead.delete(k);
-    for (const j of readAhead(lazy, k)) if (!ahead.has(j)) ahead.set(j, begin(j));
-    return pending;
-  };
+
   const asReadable = (source: Readable | AsyncIterable<Buffer>) => {
     const r = source instanceof Readable ? source : Readable.from(source, { objectMode: false });
     open.add(r);
     r.once('close', () => open.delete(r));
-    r.once('error', (err) => output.destroy(err));
+    r.on('error', () => {}); // its error is the ZIP's when the ZIP reads it
     if (aborted) r.destroy();
     return r;
   };
-  // The DOS time only (no extended timestamp field): every byte of the headers is then checked by
-  // verify-export against another.
-  const common = { compress: false, forceDosTimestamp: true, forceZip64Format: !!opts.forceZip64 };
-  let k = 0;
-  for (const m of plan.members) {
-    if (m.bytes) zip.addBuffer(m.bytes, m.name, { ...common, mtime: m.mtime });
-    else if (m.open) {
-      const index = k++;
-      zip.addReadStreamLazy(m.name, { ...common, mtime: m.mtime, size: m.size }, (cb) => {
-        if (aborted) return cb(new Error('export aborted'), undefined as unknown as Readable);
-        start(index).then(
-          (r) => cb(null, r),
-          (err) => cb(err, undefined as unknown as Readable),
-        );
-      });
+  const begin = (m: ExportMember) => {
+    const opened = (m.open as NonNullable<ExportMember['open']>)().then(asReadable);
+    opened.catch(() => {}); // its error is the ZIP's when the ZIP reaches it
+    return opened;
+  };
+
+  /**
+   * The members in order, each large one opened when the ZIP reaches it along with the next ones
+   * (readAhead): a store whose every read is a request (S3) then has their first bytes waiting,
+   * instead of a round trip per version. Those ahead are not read: only each stream's own buffer
+   * fills (tens of KiB), whatever the reader does.
+   */
+  async function* queued(): AsyncIterable<Queued> {
+    const it = plan.members()[Symbol.asyncIterator]();
+    const queue: Queued[] = [];
+    let ended = false;
+    const lazyQueued = () => queue.filter((q) => !q.member.bytes);
+    // Enough members queued that readAhead's limits, not the queue, decide what is opened.
+    const fill = async () => {
+      for (;;) {
+        const lazy = lazyQueued();
+        if (ended || lazy.length >= AHEAD_SOURCES || lazy.reduce((n, q) => n + q.member.size, 0) >= AHEAD_BYTES) return;
+        const next = await it.next();
+        if (next.done) ended = true;
+        else queue.push({ member: next.value });
+      }
+    };
+    try {
+      for (;;) {
+        if (!queue.length) await fill();
+        const current = queue.shift();
+        if (!current) return;
+        if (!current.member.bytes) {
+          current.opened ??= begin(current.member);
+          await fill();
+          const lazy = lazyQueued();
+          for (const j of readAhead([current.member, ...lazy.map((q) => q.member)], 0)) lazy[j - 1].opened ??= begin(lazy[j - 1].member);
+        }
+        yield current;
+      }
+    } finally {
+      await it.return?.();
     }
   }
-  const size = new Promise<number>((resolve, reject) => {
-    zip.once('error', reject);
-    // @types/yazl declares the callback without its argument (the total size).
-    const done = ((total: number) =>
-      total < 0
-        ? reject(new Error('the export size could not be computed'))
-        : resolve(writtenSize(total, plan, !!opts.forceZip64))) as () => void;
-    zip.end({ forceZip64Format: !!opts.forceZip64, comment: '' }, done);
-  });
-  // A source that fails (a blob gone, the store down) ends the ZIP with that error.
-  zip.on('error', (err: Error) => output.destroy(err));
+
+  async function* zip(): AsyncIterable<Buffer> {
+    const layout = new ZipLayout(forceZip64);
+    const crcs = new Crcs();
+    let count = 0;
+    try {
+      for await (const { member: m, opened } of queued()) {
+        if (aborted) throw new Error('export aborted');
+        const crc = m.bytes ? zlib.crc32(m.bytes) >>> 0 : undefined;
+        const entry = entryOf(m, crc);
+        const at = layout.add(entry);
+        yield localHeader(entry);
+        if (m.bytes) {
+          yield m.bytes;
+          crcs.set(count++, crc as number);
+          continue;
+        }
+        const source = await (opened as Promise<Readable>);
+        if (source.errored) throw source.errored;
+        let sum = 0;
+        let n = 0;
+        for await (const chunk of source as AsyncIterable<Buffer>) {
+          sum = zlib.crc32(chunk, sum);
+          n += chunk.length;
+          if (n > m.size) break;
+          yield chunk;
+        }
+        if (n !== m.size) throw new Error(`export member ${m.name}: its source gave ${n} bytes, ${m.size} were planned`);
+        yield dataDescriptor(sum >>> 0, n, at.zip64);
+        crcs.set(count++, sum >>> 0);
+      }
+      // The central directory: the members walked again, with the CRC-32s kept.
+      const again = new ZipLayout(forceZip64);
+      let i = 0;
+      let batch: Buffer[] = [];
+      let batchBytes = 0;
+      for await (const m of plan.members()) {
+        if (i >= count) throw new Error('the export plan gave more members the second time');
+        const entry = entryOf(m, crcs.get(i));
+        const record = centralRecord(entry, crcs.get(i++), again.add(entry));
+        batch.push(record);
+        batchBytes += record.length;
+        if (batchBytes >= 64 * 1024) {
+          yield Buffer.concat(batch, batchBytes);
+          batch = [];
+          batchBytes = 0;
+        }
+      }
+      if (i !== count) throw new Error('the export plan gave fewer members the second time');
+      if (batchBytes) yield Buffer.concat(batch, batchBytes);
+      yield endRecords(layout.end());
+    } finally {
+      close();
+      await plan.dispose();
+    }
+  }
+
+  const stream = Readable.from(zip(), { objectMode: false });
+  const size = zipSize(plan, forceZip64);
+  size.catch(() => {});
   return {
-    stream: output,
+    stream,
     size,
     abort() {
       aborted = true;
-      for (const r of open) r.destroy();
-      output.destroy();
+      close();
+      stream.destroy();
+      // The generator's own cleanup runs only once it has started; the plan's files go either way.
+      void plan.dispose();
     },
   };
 }
