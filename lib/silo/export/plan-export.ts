@@ -243,7 +243,8 @@ const KEPT_BATCH_BYTES = 4 * 1024 * 1024;
  * each: a year of invoices is hundreds of thousands of them.
  */
 async function* listedVersions(file: string, store: BlobStore): AsyncIterable<ExportMember> {
-  const many = (store as Partial<DatabaseStore>).keptMany?.bind(store);
+  const db = store as Partial<DatabaseStore>;
+  const many = db.keptMany?.bind(store);
   type Listed = { name: string; size: number; sha256: string; at: number };
   // A batch is the next lines up to KEPT_BATCH or KEPT_BATCH_BYTES, read before any is yielded:
   // its statement, made when the ZIP opens the first of them, then asks for all of them.
@@ -258,7 +259,10 @@ async function* listedVersions(file: string, store: BlobStore): AsyncIterable<Ex
         many && size <= SMALL_BLOB_CEILING
           ? async () => {
               const bytes = (await load()).get(sha256);
-              return bytes ? Readable.from([bytes], { objectMode: false }) : read();
+              if (bytes) return Readable.from([bytes], { objectMode: false });
+              // Not kept by the database (its batch said so): the wrapped store's, asked straight
+              // instead of through read(), which would ask the database again first.
+              return db.inner ? db.inner.read(sha256, undefined, size) : read();
             }
           : read;
       yield { name, size, sha256, mtime: new Date(at), open };
