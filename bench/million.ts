@@ -48,13 +48,21 @@ interface Workspace {
 }
 
 /** `npm run seed` as an operator runs it, on the database `env` names; its workspace and time. */
-async function seed(env: Record<string, string>, entries: number): Promise<{ ownerId: string; key: string; seconds: number; own: number }> {
+export async function seed(
+  env: Record<string, string>,
+  entries: number,
+  more: string[] = [],
+): Promise<{ ownerId: string; key: string; seconds: number; own: number }> {
   const t = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/.bin/tsx'), 'bench/seed.ts', '--entries', String(entries)], {
-    cwd: ROOT,
-    env: env as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/.bin/tsx'), 'bench/seed.ts', '--entries', String(entries), ...more],
+    {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -209,7 +217,7 @@ async function consoleTimes(server: SiloServer, spaces: Workspace[], rounds: num
  * the store's, and looks for their references a batch at a time. Waited for before anything is
  * timed (it would run beside the requests); the server's RSS while it runs (start, max).
  */
-async function startupSweep(server: SiloServer) {
+export async function startupSweep(server: SiloServer) {
   const start = liveGroupRssMB(server.pid);
   const rss = watchRss(server.pid);
   const t = performance.now();
@@ -244,7 +252,7 @@ async function pageThrough(server: SiloServer, w: Workspace) {
 }
 
 /** The auditor's export of one year, streamed by curl to /dev/null: the server's RSS over its baseline. */
-async function exportYear(server: SiloServer, w: Workspace) {
+export async function exportYear(server: SiloServer, w: Pick<Workspace, 'key' | 'year'>) {
   const baseline = liveGroupRssMB(server.pid);
   const rss = watchRss(server.pid);
   const t = performance.now();
@@ -366,7 +374,8 @@ async function main() {
   else console.log('\n(PostgreSQL skipped: TEST_DATABASE_URL is not set)');
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

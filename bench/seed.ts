@@ -1,7 +1,7 @@
-// `npm run seed -- --entries N [--batch B] [--name NAME]`: a NEW workspace of N realistic entries
-// (lib/testing/seed-workspace.ts: folders by year and month over ten years, two or three versions
-// of a small UBL or CII invoice each with its facts, a PDF on every fourth entry, and the event
-// log's records of it all) on the database the server is configured with (same environment and
+// `npm run seed -- --entries N [--batch B] [--name NAME] [--years Y]`: a NEW workspace of N realistic
+// entries (lib/testing/seed-workspace.ts: folders by year and month over Y years, 10 by default,
+// ending with last year; two or three versions of a small UBL or CII invoice each with its facts,
+// a PDF on every fourth entry, and the event log's records of it all) on the database the server is configured with (same environment and
 // .env files as `npm start`: DATABASE_URL, else the embedded database under DATA_DIR, which the
 // server must not have open). Made in the database, a batch a statement: no API, no row at a time.
 // Progress goes to stderr; the last line on stdout is {"owner_id", "api_key"} (the live key).
@@ -14,10 +14,10 @@ import { DataDirInUse, embeddedLockFile, lockDataDir } from '../lib/db/data-dir-
 import { auditKey } from '../lib/events/signing-key';
 import { seedWorkspace } from '../lib/testing/seed-workspace';
 
-const USAGE = 'usage: npm run seed -- --entries N [--batch B] [--name NAME]';
+const USAGE = 'usage: npm run seed -- --entries N [--batch B] [--name NAME] [--years Y]';
 
-function options(argv: string[]): { entries: number; batch?: number; name?: string } {
-  const out: { entries?: number; batch?: number; name?: string } = {};
+function options(argv: string[]): { entries: number; batch?: number; name?: string; years?: number } {
+  const out: { entries?: number; batch?: number; name?: string; years?: number } = {};
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     const count = () => {
@@ -28,6 +28,7 @@ function options(argv: string[]): { entries: number; batch?: number; name?: stri
     if (flag === '--entries') out.entries = count();
     else if (flag === '--batch') out.batch = count();
     else if (flag === '--name' && value) out.name = value;
+    else if (flag === '--years') out.years = Math.min(count(), 100);
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
   }
   if (!out.entries) throw new Error(USAGE);
@@ -61,6 +62,7 @@ async function main(): Promise<number> {
       entries: opts.entries,
       batch: opts.batch,
       name: opts.name,
+      years: opts.years,
       key: await auditKey(),
       progress: (n) => {
         const now = performance.now();

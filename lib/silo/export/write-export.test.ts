@@ -135,6 +135,34 @@ describe('the export ZIP', () => {
   });
 });
 
+describe('the export ZIP’s sources opened ahead', () => {
+  const MiB = 1024 * 1024;
+  /** A source of `size` bytes in 64 KiB chunks, counting what was taken from it; failing after `failAt` bytes if given. */
+  function counted(size: number, failAt?: number) {
+    const c = { pulled: 0 };
+    const source = async function* () {
+      for (let sent = 0; sent < size; sent += 64 * 1024) {
+        if (failAt !== undefined && sent >= failAt) throw new Error('the store went away');
+        const chunk = Buffer.alloc(Math.min(64 * 1024, size - sent), 7);
+        c.pulled += chunk.length;
+        yield chunk;
+      }
+    };
+    return { c, open: async () => Readable.from(source(), { objectMode: false }) };
+  }
+
+  it('breaks off with the error of a source opened ahead that fails, instead of waiting on it', async () => {
+    const mtime = new Date();
+    const list: ExportMember[] = [
+      { name: 'b', size: 1 * MiB, sha256: '', mtime, open: counted(1 * MiB).open },
+      { name: 'c', size: 4 * MiB, sha256: '', mtime, open: counted(4 * MiB, 1 * MiB).open },
+    ];
+    const plan = planOf(list);
+    await expect(written(writeExport(plan))).rejects.toThrow(/the store went away/);
+    expect(plan.disposed).toBe(1);
+  });
+});
+
 describe('manifestText', () => {
   it('writes what JSON.stringify(…, null, 1) writes, a member at a time', async () => {
     const head = { format: 'silo-export/1', chain: 'x:live', period: { from: '2020-01-01', to: '2020-12-31' }, key_id: 'k "1"' };
