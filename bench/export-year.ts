@@ -7,23 +7,15 @@
 // "the auditor's export of one year in bounded memory"; issue 22: ≤ 100 MB growth): peak − before.
 // Run: npx tsx bench/export-year.ts  (EXPORT_YEAR_ENTRIES=20000 for a quick run;
 // EXPORT_YEAR_DATABASES=postgres or =pglite for one database, both by default)
-import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { createDatabase, startServer, type SiloServer } from '../e2e/fixtures/server';
-import { exportYear, seed, startupSweep } from './million';
+import { rm } from 'node:fs/promises';
+import { startServer, type SiloServer } from '../e2e/fixtures/server';
+import { benchPlace, exportYear, seed, startupSweep } from './million';
 
 const ENTRIES = Number(process.env.EXPORT_YEAR_ENTRIES ?? 100_000);
-const ROOT = path.resolve(__dirname, '..');
 const YEAR = String(new Date().getUTCFullYear() - 1);
 
 async function bench(database: 'pglite' | 'postgres') {
-  const dataDir = path.join(ROOT, 'tmp', `bench-export-year-${randomBytes(4).toString('hex')}`);
-  await mkdir(dataDir, { recursive: true });
-  const pgdb = database === 'postgres' ? await createDatabase() : undefined;
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  if (pgdb) env.DATABASE_URL = pgdb.url;
+  const { dataDir, pgdb, env } = await benchPlace(database, 'export-year');
   let server: SiloServer | undefined;
   try {
     const s = await seed(env, ENTRIES, ['--years', '1']);

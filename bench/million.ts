@@ -297,13 +297,22 @@ async function fsckRss(env: Record<string, string>) {
   return { peak, seconds: (performance.now() - t) / 1000, summary: /referenced: .*/.exec(out)?.[0] ?? '' };
 }
 
-async function bench(database: Db) {
-  const dataDir = path.join(ROOT, 'tmp', `bench-million-${randomBytes(4).toString('hex')}`);
+/**
+ * A data directory of its own under tmp/ and, on PostgreSQL, a database of its own: the environment
+ * `npm run seed` and the server get (the caller removes the directory and drops the database).
+ */
+export async function benchPlace(database: Db, name: string) {
+  const dataDir = path.join(ROOT, 'tmp', `bench-${name}-${randomBytes(4).toString('hex')}`);
   await mkdir(dataDir, { recursive: true });
   const pgdb = database === 'postgres' ? await createDatabase() : undefined;
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   if (pgdb) env.DATABASE_URL = pgdb.url;
+  return { dataDir, pgdb, env };
+}
+
+async function bench(database: Db) {
+  const { dataDir, pgdb, env } = await benchPlace(database, 'million');
   let server: SiloServer | undefined;
   try {
     const made = [];
