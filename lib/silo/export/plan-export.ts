@@ -207,7 +207,7 @@ export async function planExport(o: PlanOptions): Promise<ExportPlan> {
 
 /**
  * manifest.json's text, in pieces: exactly `JSON.stringify(head + {files}, null, 1)` and a newline
- * (plan-export.test.ts holds it to that), written member by member instead of built whole.
+ * (write-export.test.ts holds it to that), written member by member instead of built whole.
  */
 export async function* manifestText(
   head: Record<string, unknown>,
