@@ -17,7 +17,8 @@ import { createEntry } from '../create-entry';
 import { createFile } from '../files/create-file';
 import { parseCsv } from './csv';
 import { type PlanNode, planNodes } from '../../testing/plan-nodes';
-import { type ExportMember, type ExportPlan, periodPageSql, planExport } from './plan-export';
+import { periodPageSql } from './period-pages';
+import { type ExportMember, type ExportPlan, planExport } from './plan-export';
 
 const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 const today = new Date().toISOString().slice(0, 10);
