@@ -10,10 +10,14 @@
 // records of an entry that wait for its first, one after another).
 // Run: npx tsx bench/webhooks.ts (after a build; needs TEST_DATABASE_URL, else it is skipped;
 // BENCH_RATE=200 files/s, BENCH_SECONDS=20, BENCH_ENTRIES=100; BENCH_DATABASES=pglite for the
-// embedded database; BENCH_DOWN_SECONDS=0 leaves the outage out)
+// embedded database; BENCH_DOWN_SECONDS=0 leaves the outage out; BENCH_PROFILE=dir: the server's
+// threads write V8 CPU profiles there, as in small-requests.ts)
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { startServer, type SiloServer } from '../e2e/fixtures/server';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -116,6 +120,31 @@ async function storeAtRate(server: SiloServer, key: string, entries: string[], r
   return { stored, failed, elapsed: (Date.now() - started) / 1000 };
 }
 
+/** CPU seconds so far: the server's process and main thread, every postgres process on the machine, this process. */
+function cpuSeconds(pid: number) {
+  const ticks = (file: string) => {
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  let postgres = 0;
+  for (const p of readdirSync('/proc'))
+    try {
+      if (/^\d+$/.test(p) && readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres') postgres += ticks(`/proc/${p}/stat`);
+    } catch {} // ended meanwhile
+  const own = process.cpuUsage();
+  return {
+    server: ticks(`/proc/${pid}/stat`),
+    main: ticks(`/proc/${pid}/task/${pid}/stat`),
+    postgres,
+    bench: (own.user + own.system) / 1e6,
+  };
+}
+
+function cpuSpent(a: ReturnType<typeof cpuSeconds>, b: ReturnType<typeof cpuSeconds>) {
+  const d = (k: keyof typeof a) => (b[k] - a[k]).toFixed(1);
+  return { server: d('server'), main: d('main'), postgres: d('postgres'), bench: d('bench') };
+}
+
 /** Waits until no delivery has arrived for 3 s. */
 async function quiet(receiver: Receiver) {
   let last = -1;
@@ -154,16 +183,23 @@ async function latestNextAttempt(server: SiloServer, key: string, hookId: string
 
 async function bench(database: 'pglite' | 'postgres') {
   const receiver = await startReceiver();
-  const server = await startServer({ database, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const dir = process.env.BENCH_PROFILE && path.resolve(process.env.BENCH_PROFILE);
+  if (dir) await mkdir(dir, { recursive: true });
+  const profile: Record<string, string> = dir
+    ? { BENCH_PROFILE: dir, NODE_OPTIONS: `--require ${path.resolve(__dirname, 'cpu-profile.cjs')}` }
+    : {};
+  const server = await startServer({ database, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', ...profile } });
   try {
     const owner = await api(server, 'POST', '/admin/v1/owners', server.adminKey, { name: 'bench' });
     const key = owner.api_keys[0].key as string;
     const entries: string[] = [];
     for (let i = 0; i < ENTRIES; i++) entries.push((await api(server, 'POST', '/silo/v1/entries', key, { name: `invoice ${i}` })).id);
     const hook = (await api(server, 'POST', '/silo/v1/webhooks', key, { url: receiver.url, types: ['*'] })) as { id: string };
+    const before = cpuSeconds(server.pid);
     const load = await storeAtRate(server, key, entries, RATE, SECONDS);
     // Every change writes records (the files' and the entry's); wait until the deliveries stop coming.
     await quiet(receiver);
+    const cpu = cpuSpent(before, cpuSeconds(server.pid));
     const latencies = receiver.arrivals.map((a) => a.latencyMs);
     const p99 = percentile(latencies, 99);
     console.log(
@@ -173,6 +209,9 @@ async function bench(database: 'pglite' | 'postgres') {
     console.log(`records in the log: ${await lastSeq(server, key)}; delivered (each once): ${receiver.arrivals.length}`);
     console.log(
       `latency from record to arrival: p50 ${percentile(latencies, 50)} ms, p99 ${p99} ms, max ${Math.max(...latencies)} ms (target p99 ≤ ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : 'MISSED'})`,
+    );
+    console.log(
+      `CPU seconds over the load and its deliveries: server ${cpu.server} (its main thread ${cpu.main}), PostgreSQL ${cpu.postgres}, this process (client and receiver) ${cpu.bench}`,
     );
     if (DOWN_SECONDS > 0) await outage(server, key, entries, hook.id, receiver, load.stored + load.failed);
   } finally {

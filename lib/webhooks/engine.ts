@@ -9,6 +9,7 @@ import { runExclusively } from '../db/job-lease';
 import { log } from '../log';
 import type { WebhookSettings } from './create-webhook';
 import { attemptDelivery, type Claimed, claimDeliveries, LEASE_MS } from './deliver';
+import { successRecorder } from './record-successes';
 import { scanEvents } from './scan-events';
 import { ATTEMPTS_KEPT_MS } from './schedule';
 
@@ -16,21 +17,29 @@ export interface EngineOptions {
   /** the time the schedule runs on (tests move it) */
   now?: () => Date;
   pollMs?: number;
-  /** attempts in flight per instance */
+  /** attempts in flight per instance (CONCURRENCY) */
   concurrency?: number;
   leaseMs?: number;
   timeoutMs?: number;
 }
+
+/**
+ * Attempts in flight per instance. An attempt is a round trip to the receiver and a share of a
+ * statement: at 16, 200 files/s (400 records/s) outran the engine on this machine kind, and records
+ * waited seconds (bench/RESULTS.md, Session 13).
+ */
+export const CONCURRENCY = 64;
 
 /** One round: scan, then claim and send what is due. How many attempts it made. */
 export async function deliverDue(db: Db, settings: WebhookSettings, o: EngineOptions & { holder?: string } = {}): Promise<number> {
   const now = o.now ?? (() => new Date());
   const holder = o.holder ?? randomUUID();
   await scanEvents(db, now());
-  const claimed = await claimDeliveries(db, holder, now(), o.concurrency ?? 16, o.leaseMs ?? LEASE_MS);
+  const claimed = await claimDeliveries(db, holder, now(), o.concurrency ?? CONCURRENCY, o.leaseMs ?? LEASE_MS);
+  const successes = successRecorder(db, holder, now, o.leaseMs);
   await Promise.all(
     claimed.map((d) =>
-      attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs }, d).catch((err) =>
+      attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs, successes }, d).catch((err) =>
         log.error({ err, delivery_id: d.id }, 'webhook attempt failed'),
       ),
     ),
@@ -55,7 +64,8 @@ const SWEEP_EVERY_MS = 3600 * 1000;
 export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOptions = {}): () => Promise<void> {
   const now = o.now ?? (() => new Date());
   const holder = randomUUID();
-  const concurrency = o.concurrency ?? 16;
+  const concurrency = o.concurrency ?? CONCURRENCY;
+  const successes = successRecorder(db, holder, now, o.leaseMs);
   // the id its leases carry (webhook_deliveries.lease_holder): which instance holds an attempt
   log.info({ webhook_lease_holder: holder }, 'webhook deliveries started');
   const inFlight = new Set<Promise<void>>();
@@ -63,7 +73,7 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
   let wake: (() => void) | undefined;
   let lastSweep = 0;
   const launch = (d: Claimed) => {
-    const p: Promise<void> = attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs }, d)
+    const p: Promise<void> = attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs, successes }, d)
       .then(() => undefined)
       .catch((err) => log.error({ err, delivery_id: d.id }, 'webhook attempt failed'))
       .finally(() => {

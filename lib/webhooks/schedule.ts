@@ -2,6 +2,8 @@
 // 30 minutes, for 24 hours from its first attempt; a Retry-After the receiver sends replaces the
 // step. An endpoint failing for 5 days is disabled.
 export const ATTEMPT_TIMEOUT_MS = 15_000;
+/** A delivery's lease: longer than an attempt's 15 s, so it lapses only when its holder died or stalled. */
+export const LEASE_MS = 30_000;
 export const RETRY_WINDOW_MS = 24 * 3600 * 1000;
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 export const ATTEMPTS_KEPT_MS = 30 * 24 * 3600 * 1000;
