@@ -4,7 +4,7 @@
 // export is recorded; bad periods and callers get the contract's error body; a reader that hangs
 // up leaves the server serving.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -156,4 +156,42 @@ test('a reader that hangs up mid-export leaves the server serving', async ({ req
   const again = await request.get(`/silo/v1/export?from=${today}&to=${today}`, { headers: bearer(owner.liveKey) });
   expect(again.status()).toBe(200);
   expect((await again.body()).length).toBe(Number(again.headers()['content-length']));
+});
+
+test('large versions arrive byte for byte through the reused read buffers, also to a slow reader', async ({
+  request,
+  server,
+  newOwner,
+}) => {
+  const owner = await newOwner();
+  const entry = await createEntry(request, owner.liveKey, {});
+  // distinct random bytes, each over the database's ceiling (read from disk) and several 1 MiB chunks
+  const blobs = Array.from({ length: 4 }, () => randomBytes((2 << 20) + 12345));
+  const ids: string[] = [];
+  for (const [i, data] of blobs.entries())
+    ids.push((await inlineFile(request, owner.liveKey, entry.id, { name: `${i}.bin`, data: b64(data) })).id);
+  // a reader that takes the ZIP 64 KiB at a time, pausing between: the server waits on drain
+  const url = new URL(server.url);
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const s = net.connect(Number(url.port), url.hostname, () =>
+      s.write(
+        `GET /silo/v1/export?from=${today}&to=${today} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${owner.liveKey}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    s.on('data', (b: Buffer) => {
+      chunks.push(b);
+      s.pause();
+      setTimeout(() => s.resume(), 2);
+    });
+    s.on('end', () => resolve(Buffer.concat(chunks)));
+    s.on('error', reject);
+  });
+  const head = body.indexOf('\r\n\r\n');
+  expect(body.subarray(0, head).toString()).toMatch(/^HTTP\/1\.1 200/);
+  const file = path.join(dir, `${randomUUID()}.zip`);
+  await writeFile(file, body.subarray(head + 4));
+  for (const [i, data] of blobs.entries())
+    expect(execFileSync('unzip', ['-p', file, `files/${entry.id}/${ids[i]}/v1-${i}.bin`], { maxBuffer: 16 << 20 }).equals(data)).toBe(true);
+  expect(execFileSync('unzip', ['-tq', file]).toString()).toMatch(/No errors detected/);
 });

@@ -24,6 +24,7 @@ import {
 } from './blob-store';
 import { batchedWriter, CHUNK, writeAll } from './batched-writer';
 import { BlobDirs, fsyncDir } from './blob-dirs';
+import { type ChunkPool, pooledChunks } from './chunk-pool';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const STORE_MARKER = 'silo-store.json';
@@ -229,6 +230,14 @@ export class LocalDiskStore implements BlobStore {
     const length = range ? range.end - range.start + 1 : size;
     const highWaterMark = length === undefined ? CHUNK : Math.max(1, Math.min(CHUNK, length));
     return fh.createReadStream({ highWaterMark, start: range?.start, end: range?.end });
+  }
+
+  /** A whole blob's bytes in the pool's buffers (chunk-pool.ts): the auditor's export reads this way. */
+  async readChunks(hash: string, pool: ChunkPool): Promise<AsyncIterable<Buffer>> {
+    const fh = await this.io.open(this.blobPath(hash), 'r').catch(() => {
+      throw new BlobMissing(hash);
+    });
+    return pooledChunks(fh, pool);
   }
 
   async exists(hash: string): Promise<boolean> {

@@ -16,6 +16,8 @@ import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditKeyOf } from '../../events/signing-key';
 import type { BlobStore } from '../../storage/blob-store';
+import type { ChunkPool } from '../../storage/chunk-pool';
+import type { LocalDiskStore } from '../../storage/local-disk';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
@@ -212,7 +214,30 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
   async function stalledExport(name: string, sizes: number[]) {
     const opened: string[] = [];
     let closed = 0;
-    // Every version through read(): without keptMany, the small ones are not fetched in batches.
+    // Every version through read(): without keptMany, the small ones are not fetched in batches;
+    // the large ones through the wrapped store's pooled reads (readChunks) where it has them.
+    const pooled = ((w.store as { inner?: BlobStore }).inner ?? w.store) as { readChunks?: LocalDiskStore['readChunks'] };
+    const counted = (source: AsyncIterable<Buffer>): AsyncIterableIterator<Buffer> => {
+      const it = source[Symbol.asyncIterator]();
+      let ended = false;
+      const end = () => {
+        if (!ended) closed++;
+        ended = true;
+      };
+      const wrapped: AsyncIterableIterator<Buffer> = {
+        next: async () => {
+          const r = await it.next();
+          if (r.done) end();
+          return r;
+        },
+        return: async () => {
+          end();
+          return (await it.return?.()) ?? { done: true, value: undefined };
+        },
+        [Symbol.asyncIterator]: () => wrapped,
+      };
+      return wrapped;
+    };
     const counting: BlobStore = Object.assign(Object.create(w.store), {
       read: async (...args: Parameters<BlobStore['read']>) => {
         opened.push(args[0]);
@@ -221,6 +246,12 @@ describe.each(testDatabases())('the export on %s (local disk)', (database) => {
         return s;
       },
       keptMany: undefined,
+      inner: pooled.readChunks && {
+        readChunks: async (hash: string, pool: ChunkPool) => {
+          opened.push(hash);
+          return counted(await (pooled.readChunks as NonNullable<typeof pooled.readChunks>).call(pooled, hash, pool));
+        },
+      },
     });
     const owner = await createTestOwner(w.db.prisma, name);
     const chain = { ownerId: owner.id, sandbox: false };

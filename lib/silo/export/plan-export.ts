@@ -22,7 +22,9 @@ import { presentEvent } from '../../events/record';
 import { type AuditKey, signBytes } from '../../events/signing-key';
 import type { ExportQuery } from '../../schemas/export';
 import type { BlobStore } from '../../storage/blob-store';
+import type { ChunkPool } from '../../storage/chunk-pool';
 import type { DatabaseStore } from '../../storage/database-store';
+import type { LocalDiskStore } from '../../storage/local-disk';
 import { BOM, csvRecord } from './csv';
 import { DTD_NAME, GDPDU_DTD, indexXml } from './gdpdu';
 import { PAGE, periodPages } from './period-pages';
@@ -38,8 +40,11 @@ export interface ExportMember {
   mtime: Date;
   /** the bytes of a small member */
   bytes?: Buffer;
-  /** opens a large member's bytes (called when the ZIP reaches it, or opens it ahead) */
-  open?: () => Promise<Readable | AsyncIterable<Buffer>>;
+  /**
+   * opens a large member's bytes (called when the ZIP reaches it, or opens it ahead); with `pool`,
+   * a store that can reads them into its buffers (chunk-pool.ts)
+   */
+  open?: (pool?: ChunkPool) => Promise<Readable | AsyncIterable<Buffer>>;
 }
 
 export interface ExportPlan {
@@ -234,6 +239,7 @@ const KEPT_BATCH_BYTES = 4 * 1024 * 1024;
 async function* listedVersions(file: string, store: BlobStore): AsyncIterable<ExportMember> {
   const db = store as Partial<DatabaseStore>;
   const many = db.keptMany?.bind(store);
+  const pooled = (db.inner ?? store) as { readChunks?: LocalDiskStore['readChunks'] };
   type Listed = { name: string; size: number; sha256: string; at: number };
   // A batch is the next lines up to KEPT_BATCH or KEPT_BATCH_BYTES, read before any is yielded:
   // its statement, made when the ZIP opens the first of them, then asks for all of them.
@@ -242,8 +248,10 @@ async function* listedVersions(file: string, store: BlobStore): AsyncIterable<Ex
     let loaded: Promise<Map<string, Buffer>> | undefined;
     const load = () => (loaded ??= (many as NonNullable<typeof many>)(small));
     for (const { name, size, sha256, at } of chunk) {
-      // The one place the export reads a version's bytes.
-      const read = () => store.read(sha256, undefined, size);
+      // The one place the export reads a version's bytes. A large one is never kept by the
+      // database: on local disk it is read into the writer's pooled buffers.
+      const read = (pool?: ChunkPool) =>
+        pool && size > SMALL_BLOB_CEILING && pooled?.readChunks ? pooled.readChunks(sha256, pool) : store.read(sha256, undefined, size);
       const open =
         many && size <= SMALL_BLOB_CEILING
           ? async () => {

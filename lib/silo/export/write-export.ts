@@ -8,12 +8,20 @@
 // central directory.
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { CHUNK } from '../../storage/batched-writer';
+import { ChunkPool } from '../../storage/chunk-pool';
 import type { ExportMember, ExportPlan } from './plan-export';
 import { centralRecord, dataDescriptor, endRecords, localHeader, ZipLayout, type ZipEntry } from './zip-records';
 
 export interface ExportZip {
-  /** the ZIP's bytes */
-  stream: Readable;
+  /** the ZIP's bytes, as a stream (or `chunks`: one or the other, once) */
+  readonly stream: Readable;
+  /**
+   * the ZIP's bytes, chunk by chunk; give each to `release` once it is written (the socket's write
+   * callback): its buffer is then read into again (chunk-pool.ts)
+   */
+  chunks(): AsyncIterable<Buffer>;
+  release(chunk: Buffer): void;
   /** its length, known before the first byte */
   size: Promise<number>;
   /** stops: the sources open are destroyed and no other is opened (the reader went away) */
@@ -77,6 +85,7 @@ interface Queued {
 
 export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {}): ExportZip {
   const forceZip64 = !!opts.forceZip64;
+  const pool = new ChunkPool(CHUNK);
   /** sources opened and not yet finished: the one being read, and those opened ahead */
   const open = new Set<Readable>();
   let aborted = false;
@@ -94,7 +103,7 @@ export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {
     return r;
   };
   const begin = (m: ExportMember) => {
-    const opened = (m.open as NonNullable<ExportMember['open']>)().then(asReadable);
+    const opened = (m.open as NonNullable<ExportMember['open']>)(pool).then(asReadable);
     opened.catch(() => {}); // its error is the ZIP's when the ZIP reaches it
     return opened;
   };
@@ -194,16 +203,27 @@ export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {
     }
   }
 
-  const stream = Readable.from(zip(), { objectMode: false });
+  let stream: Readable | undefined;
+  let started = false;
+  const once = () => {
+    if (started) throw new Error("the export's bytes are read once");
+    started = true;
+    return zip();
+  };
   const size = zipSize(plan, forceZip64);
   size.catch(() => {});
   return {
-    stream,
+    get stream() {
+      stream ??= Readable.from(once(), { objectMode: false });
+      return stream;
+    },
+    chunks: once,
+    release: (chunk) => pool.release(chunk),
     size,
     abort() {
       aborted = true;
       close();
-      stream.destroy();
+      stream?.destroy();
       // The generator's own cleanup runs only once it has started; the plan's files go either way.
       void plan.dispose();
     },

@@ -2,7 +2,6 @@
 // (workspace and environment) for a period, a ZIP streamed with its Content-Length: docs/api.md, Export.
 // A Node route: the bytes go straight to the socket, with its backpressure.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { auditKey } from '@/lib/events/signing-key';
 import { siloTarget } from '@/lib/http/auth';
 import { siloContext } from '@/lib/http/context';
@@ -14,6 +13,39 @@ import { clampExportPeriod, createExport } from '@/lib/silo/export/create-export
 import { eventActorOf } from '@/lib/access/principal';
 
 export const config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } };
+
+class ReaderGone extends Error {}
+
+/**
+ * The ZIP's chunks to the socket with its backpressure, each given back to the export's buffer pool
+ * once written (the write's callback): the bytes of a 2 GiB export pass through a few buffers.
+ */
+async function writeChunks(res: ServerResponse, zip: { chunks(): AsyncIterable<Buffer>; release(chunk: Buffer): void }) {
+  for await (const chunk of zip.chunks()) {
+    if (res.destroyed) throw new ReaderGone();
+    const more = res.write(chunk, (err) => {
+      if (!err) zip.release(chunk);
+    });
+    if (!more) await either(res, 'drain', 'close');
+  }
+  if (res.destroyed) throw new ReaderGone();
+  const finished = either(res, 'finish', 'close');
+  res.end();
+  await finished;
+}
+
+/** Resolves at the first of two events. */
+function either(res: ServerResponse, a: string, b: string) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off(a, done);
+      res.off(b, done);
+      resolve();
+    };
+    res.on(a, done);
+    res.on(b, done);
+  });
+}
 
 /** What both methods check first: the caller, its chain, the period. */
 async function exportRequest(req: IncomingMessage) {
@@ -50,13 +82,19 @@ export default nodeRoute({
     zipHeaders(res, name);
     res.setHeader('Content-Length', size);
     // A reader that goes away stops the reads: the source being read is closed, no other opened.
+    let gone = false;
     res.once('close', () => {
-      if (!res.writableFinished) zip.abort();
+      if (res.writableFinished) return;
+      gone = true;
+      zip.abort();
     });
     try {
-      await pipeline(zip.stream, res);
+      await writeChunks(res, zip);
     } catch (err) {
-      if (!res.writableFinished && (req.destroyed || res.destroyed) && !zip.stream.errored) return;
+      // The reader went away: nothing to answer. Else the ZIP broke off: the socket is closed
+      // short of its Content-Length, and the error is logged.
+      if (gone || err instanceof ReaderGone) return;
+      res.destroy(err as Error);
       throw err;
     }
   },
