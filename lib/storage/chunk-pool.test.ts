@@ -32,7 +32,7 @@ describe('read buffers used again', () => {
     return { fh, counted };
   }
 
-  it('reads a file whole, in order, through two buffers when each chunk is released before the next read', async () => {
+  it('reads a file whole, in order, through one buffer when each chunk is released before the next read', async () => {
     const pool = new ChunkPool(1000);
     const { fh, counted } = await handle();
     const seen = new Set<ArrayBufferLike>();

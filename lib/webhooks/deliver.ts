@@ -1,6 +1,7 @@
 // The attempts: claim due deliveries under a lease (one instance sends each attempt), send each,
-// and record the outcome only while still holding the lease. A later record of an entry is not
-// due while an earlier one of the same endpoint is pending; records of other entries never wait.
+// and record the outcome only while still holding the lease (a success together with the others of
+// the moment: record-successes.ts). A later record of an entry is not due while an earlier one of
+// the same endpoint is pending; records of other entries never wait.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
@@ -13,12 +14,12 @@ import { DISABLE_AFTER_FAILING_MS, LEASE_MS, nextAttemptAt, retryAfterMs } from 
 import { type SendResult, sendWebhook } from './send-webhook';
 import { disableWebhook } from './update-webhook';
 
+export { type Claimed, LEASE_MS };
+
 /**
  * Leases up to `max` due deliveries to `holder` and returns each with everything its attempt
  * needs (the endpoint, and the record it sends), in one statement: an attempt reads nothing more.
  */
-export { type Claimed, LEASE_MS };
-
 export async function claimDeliveries(db: Db, holder: string, now: Date, max: number, leaseMs = LEASE_MS): Promise<Claimed[]> {
   const rows = await db.$queryRaw<ClaimRow[]>(claimSql(holder, now, max, leaseMs));
   return rows.map(claimed);
