@@ -1,5 +1,6 @@
-// Shared by the export's tests (export.test.ts, export-s3.test.ts, export-timestamps.test.ts): an
-// audit key, today's period, and a workspace with a few versions to export.
+// Shared by the export's tests (export.test.ts, export-reads.test.ts, export-s3.test.ts,
+// export-timestamps.test.ts): an audit key, today's period, and a workspace with a few versions to
+// export.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
