@@ -18,6 +18,7 @@ import { config, processSettings, type Config } from './config';
 import { database, type Database } from './db/client';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
 import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
+import { sweepExportDirs } from './silo/export/export-dirs';
 import { sweepUploads } from './silo/files/sweep-uploads';
 import { releaseLeasesOfDeadProcesses } from './silo/files/upload-lock';
 import { bindStore, movedDefaultProblem } from './silo/store-binding';
@@ -73,6 +74,13 @@ async function announce() {
   );
   const bytes = filesStore(db.prisma);
   await sweepUploads(db.prisma, bytes).catch((err) => log.error({ err }, 'upload sweep failed'));
+  // An export's plan files left by a killed server of this host (export-dirs.ts).
+  const left = await sweepExportDirs().catch((err) => {
+    log.warn({ err }, 'could not look for export directories left behind');
+    return [];
+  });
+  if (left.length)
+    log.info({ removed: left }, `removed ${left.length} export director${left.length === 1 ? 'y' : 'ies'} left by a server that is gone`);
   // The blob sweep lists the whole store: it runs beside the server, not before it.
   const sweep = sweeper(db, bytes, horizon);
   void sweep(false);

@@ -5,11 +5,12 @@
 // up leaves the server serving.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { bearer, expect, test } from '../fixtures';
+import { startServer } from '../fixtures/server';
 import { b64, createEntry, expectError, inlineFile, sha256, signIn } from './helpers';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -194,4 +195,44 @@ test('large versions arrive byte for byte through the reused read buffers, also 
   for (const [i, data] of blobs.entries())
     expect(execFileSync('unzip', ['-p', file, `files/${entry.id}/${ids[i]}/v1-${i}.bin`], { maxBuffer: 16 << 20 }).equals(data)).toBe(true);
   expect(execFileSync('unzip', ['-tq', file]).toString()).toMatch(/No errors detected/);
+});
+
+test("a server killed mid-export leaves its plan's directory, and removes it when it starts again", async ({ database }) => {
+  test.setTimeout(120_000);
+  const tmp = await mkdtemp(path.join(dir, 'tmpdir-'));
+  const s = await startServer({ database, env: { TMPDIR: tmp } });
+  try {
+    const h = { ...bearer(s.adminKey), 'Content-Type': 'application/json' };
+    const owner = await (await fetch(`${s.url}/admin/v1/owners`, { method: 'POST', headers: h, body: '{"name":"Killed"}' })).json();
+    const key = owner.api_keys[0].key as string;
+    const kh = { ...bearer(key), 'Content-Type': 'application/json' };
+    const entry = await (await fetch(`${s.url}/silo/v1/entries`, { method: 'POST', headers: kh, body: '{"name":"e"}' })).json();
+    for (let i = 0; i < 3; i++)
+      await fetch(`${s.url}/silo/v1/entries/${entry.id}/files`, {
+        method: 'POST',
+        headers: kh,
+        body: JSON.stringify({ name: `${i}.bin`, data: b64(randomBytes(3 << 20)) }),
+      });
+    // a reader that takes the first bytes, then stops: the export is under way when the server dies
+    const url = new URL(s.url);
+    const sock = net.connect(Number(url.port), url.hostname, () =>
+      sock.write(`GET /silo/v1/export?from=${today}&to=${today} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\n\r\n`),
+    );
+    await new Promise<void>((resolve) => sock.once('data', () => resolve()));
+    sock.pause();
+    const plans = async () => (await readdir(tmp)).filter((n) => n.startsWith('silo-export-'));
+    const left = await plans();
+    expect(left).toHaveLength(1);
+    expect(left[0]).toContain(`-${s.pid}-`);
+    await s.kill('SIGKILL');
+    sock.destroy();
+    expect(await plans()).toEqual(left);
+    await s.restart();
+    // the start-up sweeps run beside the first requests
+    await expect.poll(plans, { timeout: 15_000 }).toEqual([]);
+    expect(s.output()).toContain(left[0]);
+    expect((await fetch(`${s.url}/utils/v1/ping`)).status).toBe(200);
+  } finally {
+    await s.stop();
+  }
 });

@@ -8,8 +8,7 @@
 // docs/api.md, Export; ARCHITECTURE.md, The auditor's export.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SMALL_BLOB_CEILING } from '../../config';
@@ -26,6 +25,7 @@ import type { ChunkPool } from '../../storage/chunk-pool';
 import type { DatabaseStore } from '../../storage/database-store';
 import type { LocalDiskStore } from '../../storage/local-disk';
 import { BOM, csvRecord } from './csv';
+import { makeExportDir } from './export-dirs';
 import { DTD_NAME, GDPDU_DTD, indexXml } from './gdpdu';
 import { PAGE, periodPages } from './period-pages';
 import { type Spilled, SpillFile, spilledLines } from './spill';
@@ -114,7 +114,7 @@ const csvHeader = (t: Table<unknown>) => BOM + csvRecord(t.columns.map((c) => c.
 export async function planExport(o: PlanOptions): Promise<ExportPlan> {
   const createdAt = o.now ?? new Date();
   const { start, end } = periodBounds(o.period);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-export-'));
+  const dir = await makeExportDir();
   let disposed: Promise<void> | undefined;
   const dispose = () => {
     disposed ??= rm(dir, { recursive: true, force: true });
