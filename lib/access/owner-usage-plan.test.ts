@@ -3,13 +3,12 @@
 // ANALYZE, so what is pinned is what ran; PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
 // And migration owner_usage counts what was written before it, as the old aggregate did.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '../db/generated/client';
 import { migratedBefore, testId } from '../testing/migrated-before';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
 import { bothUsages } from '../testing/owner-usage';
 import { ownerUsageSql } from './owner-usage';
-import { type PlanNode, planNodes } from '../testing/plan-nodes';
+import { explainAnalyzed, planNodes } from '../testing/plan-nodes';
 
 const N = 5_000;
 
@@ -39,11 +38,7 @@ describe.each(testDatabases())('owner usage read at scale (%s)', (database) => {
   afterAll(() => w.close());
 
   it('reads a page of owners from owner_usage alone, a few rows, whatever their size', async () => {
-    const [row] = await w.db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
-      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${ownerUsageSql([big, small])}`,
-    );
-    const json = row['QUERY PLAN'];
-    const plan = ((typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0].Plan;
+    const plan = await explainAnalyzed(w.db.prisma, ownerUsageSql([big, small]));
     const scans = planNodes(plan).filter((n) => n['Relation Name']);
     expect(scans.map((n) => n['Relation Name'])).toEqual(['owner_usage']);
     const read = scans.reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);

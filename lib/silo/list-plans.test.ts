@@ -11,7 +11,7 @@ import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
 import { listEntries, listSql } from './list-entries';
 import { listFoldersSql } from './list-folders';
-import { type PlanNode, planNodes } from '../testing/plan-nodes';
+import { explainAnalyzed, type PlanNode, planNodes } from '../testing/plan-nodes';
 
 /** Entries in the workspace under test; as many again in another. */
 const N = 10_000;
@@ -71,12 +71,7 @@ describe.each(testDatabases())('list plans at %s scale', (database) => {
   }, 180_000);
   afterAll(() => w.close());
 
-  const explain = async (statement: Prisma.Sql) => {
-    const [row] = await w.db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
-    const json = row['QUERY PLAN'];
-    const plan = (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PlanNode }[];
-    return plan[0].Plan;
-  };
+  const explain = (statement: Prisma.Sql) => explainAnalyzed(w.db.prisma, statement);
 
   /** The plan of a statement, held to the bounds; answers the rows it gave (the page and one more). */
   const pinned = async (what: string, statement: Prisma.Sql, index?: string) => {

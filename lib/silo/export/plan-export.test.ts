@@ -5,7 +5,6 @@
 // files are gone once it is disposed of. A page's statement reads its entries from the list index
 // (no scan of the workspace's entries or versions: EXPLAIN ANALYZE).
 import { generateKeyPairSync } from 'node:crypto';
-import { Prisma } from '../../db/generated/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditKeyOf } from '../../events/signing-key';
 import { TEST_ACTOR } from '../../testing/actor';
@@ -16,7 +15,7 @@ import { seedWorkspace } from '../../testing/seed-workspace';
 import { createEntry } from '../create-entry';
 import { createFile } from '../files/create-file';
 import { parseCsv } from './csv';
-import { type PlanNode, planNodes } from '../../testing/plan-nodes';
+import { explainAnalyzed, planNodes } from '../../testing/plan-nodes';
 import { periodPageSql } from './period-pages';
 import { type ExportMember, type ExportPlan, planExport } from './plan-export';
 
@@ -128,9 +127,7 @@ describe.each(testDatabases())('the export plan’s page at scale (%s)', (databa
       at: new Date('2025-12-20T00:00:00Z'),
       id: '00000000-0000-0000-0000-000000000000',
     });
-    const [row] = await w.db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`);
-    const json = row['QUERY PLAN'];
-    const nodes = planNodes(((typeof json === 'string' ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0].Plan);
+    const nodes = planNodes(await explainAnalyzed(w.db.prisma, sql));
     const text = JSON.stringify(nodes.map((n) => [n['Node Type'], n['Relation Name'], n['Actual Rows'], n['Actual Loops']]));
     expect(
       nodes.filter((n) => n['Node Type'] === 'Seq Scan' && /^(entries|files)$/.test(n['Relation Name'] ?? '')),
