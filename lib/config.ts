@@ -17,6 +17,7 @@ const flag = (def: boolean) =>
 const schema = z
   .object({
     DATABASE_URL: z.string().url().optional(),
+    DATABASE_PREPARED_STATEMENTS: flag(true),
     DATA_DIR: z.string().default('./data'),
     STORAGE_DIR: z.string().optional(),
     STORAGE: z.enum(['local', 's3']).default('local'),

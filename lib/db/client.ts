@@ -11,6 +11,7 @@ import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
 import { startPgliteThread } from './pglite-thread';
+import { isStalePlan, statementName } from './prepared';
 import {
   type Changes,
   createChangeLogReadCache,
@@ -38,6 +39,8 @@ export interface Database {
 export interface OpenOptions {
   /** postgres://… ; absent means embedded */
   url?: string;
+  /** PostgreSQL: hot statements sent past Prisma are prepared (prepared.ts); true unless false */
+  preparedStatements?: boolean;
   /** PGlite directory; absent (with no url) means in memory, for tests */
   dataDir?: string;
 }
@@ -45,7 +48,7 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const migrations = await readMigrations();
   const tables = tablesOfMigrations(migrations.map((m) => m.sql));
-  const db = opts.url ? await openPostgres(opts.url, tables) : await openPglite(opts.dataDir, tables);
+  const db = opts.url ? await openPostgres(opts.url, tables, opts.preparedStatements !== false) : await openPglite(opts.dataDir, tables);
   await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
   if (db.kind === 'postgres') await armChangeLog(db.sql);
   return db;
@@ -60,14 +63,14 @@ async function armChangeLog(sql: SqlRunner): Promise<void> {
   if (row.n) log.warn({ triggers: row.n }, 'the read cache change-log triggers were disabled; enabled again (ALWAYS)');
 }
 
-async function openPostgres(url: string, tables: ReadonlySet<string>): Promise<Database> {
+async function openPostgres(url: string, tables: ReadonlySet<string>, prepare: boolean): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server ends (a restart, a failover, an administrator) is an event, not
   // a crash: without a listener node-postgres would throw it out of the process. The pool opens a
   // new connection for the next query.
   pool.on('error', (err) => log.warn({ err }, 'an idle PostgreSQL connection was closed'));
-  const sql = poolRunner(pool);
-  const { cache, stop } = changeLogCache(pool);
+  const sql = poolRunner(pool, undefined, prepare);
+  const { cache, stop } = changeLogCache(pool, prepare);
   const prisma = newClient(new PrismaPg(pool), cache, tables, sql);
   return {
     kind: 'postgres',
@@ -86,12 +89,12 @@ async function openPostgres(url: string, tables: ReadonlySet<string>): Promise<D
  * Reads checked against the change log (read-cache.ts), one small statement answering every reader
  * that waits, and the log pruned once a minute. Off with SILO_READ_CACHE=off.
  */
-function changeLogCache(pool: pg.Pool): { cache: ReadCache; stop(): void } {
+function changeLogCache(pool: pg.Pool, prepare: boolean): { cache: ReadCache; stop(): void } {
   if (processSettings.readCacheOff()) return { cache: noReadCache, stop: () => {} };
   let disarmed = false;
   const changes = async (since: string | null): Promise<Changes> => {
     if (countingQueries) countQuery();
-    const row = (await pool.query<{ s: string; t: string[] | null; armed: number }>(CHANGES, [since, TRACKED_TABLES.size])).rows[0];
+    const row = (await runQuery<{ s: string; t: string[] | null; armed: number }>(pool, CHANGES, [since, TRACKED_TABLES.size], prepare))[0];
     // A change-log trigger disabled (or origin-only): writes may go unlogged, so every answer is
     // "everything changed" until an instance's start re-arms them (armChangeLog).
     if (row.armed !== TRACKED_TABLES.size && !disarmed)
@@ -105,7 +108,8 @@ function changeLogCache(pool: pg.Pool): { cache: ReadCache; stop(): void } {
   return { cache: createChangeLogReadCache(changes), stop: () => clearInterval(timer) };
 }
 
-// Unnamed statements: a transaction-pooling proxy (PgBouncer) may give each one another connection.
+// CHANGES is sent prepared unless DATABASE_PREPARED_STATEMENTS=false (prepared.ts): a
+// transaction-pooling proxy (PgBouncer before 1.21) may give each statement another connection.
 // The tracked tables written by transactions the snapshot $1 did not see and this one does (only
 // an xid at or above $1's xmin can be unseen by it); null when $1 is older than the pruned log, or
 // when fewer than $2 (every tracked table's) change-log triggers fire always (armed): a write made
@@ -150,15 +154,33 @@ async function openPglite(dataDir: string | undefined, tables: ReadonlySet<strin
   };
 }
 
+/** A statement on the pool, prepared under its name when `prepare` (prepared.ts). */
+async function runQuery<T extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  text: string,
+  params: unknown[] | undefined,
+  prepare: boolean,
+): Promise<T[]> {
+  const name = prepare ? statementName(text) : undefined;
+  if (!name) return (await pool.query<T>(text, params)).rows;
+  try {
+    return (await pool.query<T>({ name, text, values: params })).rows;
+  } catch (err) {
+    if (!isStalePlan(err)) throw err;
+    return (await pool.query<T>(text, params)).rows;
+  }
+}
+
 /**
  * The driver's own runner on a pool: migrations, and statements sent past Prisma (direct-query.ts).
  * `cache` (the embedded database's, which no change log keeps): told what each statement wrote.
+ * `prepare` (PostgreSQL's): queries are prepared by name (prepared.ts); scripts (exec) never are.
  */
-function poolRunner(pool: pg.Pool, cache?: ReadCache): SqlRunner {
+function poolRunner(pool: pg.Pool, cache?: ReadCache, prepare = false): SqlRunner {
   if (!cache) {
     return {
       exec: async (text) => void (await pool.query(text)),
-      query: async (text, params) => (await pool.query(text, params)).rows,
+      query: async <T>(text: string, params?: unknown[]) => (await runQuery(pool, text, params, prepare)) as T[],
     };
   }
   return {
@@ -243,7 +265,11 @@ const g = globalThis as unknown as { __siloDb?: Promise<Database> };
 export function database(): Promise<Database> {
   if (!g.__siloDb) {
     const c = config();
-    g.__siloDb = openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
+    g.__siloDb = openDatabase({
+      url: c.DATABASE_URL,
+      dataDir: path.join(c.DATA_DIR, 'db'),
+      preparedStatements: c.DATABASE_PREPARED_STATEMENTS,
+    });
     g.__siloDb.catch(() => (g.__siloDb = undefined));
   }
   return g.__siloDb;
