@@ -18,6 +18,20 @@ const ROOT = path.resolve(__dirname, '../..');
 const verifyExport = (...args: string[]) =>
   spawnSync('npx', ['tsx', path.join(ROOT, 'scripts/verify-export.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
 
+/**
+ * Today's export asked over a raw socket, so a test can read it at its own pace, stop, or hang up;
+ * `close` asks the server to end the connection after the answer.
+ */
+function exportSocket(serverUrl: string, key: string, close = false): net.Socket {
+  const url = new URL(serverUrl);
+  const s = net.connect(Number(url.port), url.hostname, () =>
+    s.write(
+      `GET /silo/v1/export?from=${today}&to=${today} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`,
+    ),
+  );
+  return s;
+}
+
 let dir: string;
 test.beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'silo-export-e2e-'));
@@ -135,13 +149,8 @@ test('a reader that hangs up mid-export leaves the server serving', async ({ req
   const owner = await newOwner();
   const entry = await createEntry(request, owner.liveKey, {});
   for (let i = 0; i < 4; i++) await inlineFile(request, owner.liveKey, entry.id, { name: `${i}.bin`, data: b64(Buffer.alloc(4 << 20, i)) });
-  const url = new URL(server.url);
   const got = await new Promise<number>((resolve, reject) => {
-    const s = net.connect(Number(url.port), url.hostname, () =>
-      s.write(
-        `GET /silo/v1/export?from=${today}&to=${today} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${owner.liveKey}\r\n\r\n`,
-      ),
-    );
+    const s = exportSocket(server.url, owner.liveKey);
     let n = 0;
     s.on('data', (b) => {
       n += b.length;
@@ -172,14 +181,9 @@ test('large versions arrive byte for byte through the reused read buffers, also 
   for (const [i, data] of blobs.entries())
     ids.push((await inlineFile(request, owner.liveKey, entry.id, { name: `${i}.bin`, data: b64(data) })).id);
   // a reader that takes the ZIP 64 KiB at a time, pausing between: the server waits on drain
-  const url = new URL(server.url);
   const body = await new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const s = net.connect(Number(url.port), url.hostname, () =>
-      s.write(
-        `GET /silo/v1/export?from=${today}&to=${today} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${owner.liveKey}\r\nConnection: close\r\n\r\n`,
-      ),
-    );
+    const s = exportSocket(server.url, owner.liveKey, true);
     s.on('data', (b: Buffer) => {
       chunks.push(b);
       s.pause();
@@ -214,10 +218,7 @@ test("a server killed mid-export leaves its plan's directory, and removes it whe
         body: JSON.stringify({ name: `${i}.bin`, data: b64(randomBytes(3 << 20)) }),
       });
     // a reader that takes the first bytes, then stops: the export is under way when the server dies
-    const url = new URL(s.url);
-    const sock = net.connect(Number(url.port), url.hostname, () =>
-      sock.write(`GET /silo/v1/export?from=${today}&to=${today} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\n\r\n`),
-    );
+    const sock = exportSocket(s.url, key);
     await new Promise<void>((resolve) => sock.once('data', () => resolve()));
     sock.pause();
     const plans = async () => (await readdir(tmp)).filter((n) => n.startsWith('silo-export-'));
