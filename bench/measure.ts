@@ -1,10 +1,17 @@
 // Shared by the benchmarks: the machine's own limits (fsync'd disk write, SHA-256) measured on
-// the bytes of the run, and the resident memory of a process group.
+// the bytes of the run, the resident memory of a process group, and the CPU time of a process.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export const MB = 1e6;
+
+/** The CPU time a /proc stat file (a process's or a thread's) reports: utime + stime, in clock ticks (1/100 s). */
+export function cpuTicksOf(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
 const CHUNK = 1024 * 1024;
 const block = randomBytes(CHUNK);
 

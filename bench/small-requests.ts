@@ -25,6 +25,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startServer, type SiloServer } from '../e2e/fixtures/server';
+import { cpuTicksOf } from './measure';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 3);
@@ -289,19 +290,12 @@ async function bench(database: 'pglite' | 'postgres') {
  * libuv's pool, V8's collector).
  */
 function cpuTicks(pid: number): { main: number; all: number } {
-  const ticks = (file: string) => {
-    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  };
-  return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) };
+  return { main: cpuTicksOf(`/proc/${pid}/task/${pid}/stat`), all: cpuTicksOf(`/proc/${pid}/stat`) };
 }
 
 /** Waits until the process has been nearly idle (< 10% of a core) for a quarter second, 30 s at most. */
 async function settle(pid: number) {
-  const cpu = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
-  };
+  const cpu = () => cpuTicksOf(`/proc/${pid}/stat`);
   for (let i = 0; i < 120; i++) {
     const before = cpu();
     await new Promise((r) => setTimeout(r, 250));

@@ -19,6 +19,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startServer, type SiloServer } from '../e2e/fixtures/server';
+import { cpuTicksOf } from './measure';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 // Files go to this many entries in turn, as invoices do (one entry each): an entry's records are
@@ -122,10 +123,7 @@ async function storeAtRate(server: SiloServer, key: string, entries: string[], r
 
 /** CPU seconds so far: the server's process and main thread, every postgres process on the machine, this process. */
 function cpuSeconds(pid: number) {
-  const ticks = (file: string) => {
-    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
+  const ticks = (file: string) => cpuTicksOf(file) / 100;
   let postgres = 0;
   for (const p of readdirSync('/proc'))
     try {
