@@ -55,5 +55,8 @@ export function logQueryCount(): void {
   if (countingQueries && r) log.info({ queries: r.queries }, 'database queries');
 }
 
+/** The request this code runs for, as an object of its own (the read cache keys by it), if it runs for one. */
+export const currentRequest = (): object | undefined => requests.getStore();
+
 /** The id of the request this code runs for (its X-Request-Id), if it runs for one. */
 export const currentRequestId = (): string | undefined => requests.getStore()?.requestId;

@@ -6,7 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { config, processSettings } from '../config';
-import { countQuery, countingQueries, log } from '../log';
+import { countQuery, countingQueries, currentRequest, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
 import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
@@ -69,9 +69,10 @@ async function openPostgres(url: string, tables: ReadonlySet<string>, prepare: b
   // a crash: without a listener node-postgres would throw it out of the process. The pool opens a
   // new connection for the next query.
   pool.on('error', (err) => log.warn({ err }, 'an idle PostgreSQL connection was closed'));
-  const sql = poolRunner(pool, undefined, prepare);
   const { cache, stop } = changeLogCache(pool, prepare);
-  const prisma = newClient(new PrismaPg(pool), cache, tables, sql);
+  // Every write is noted too: the request that made it asks the change log again (read-cache.ts).
+  const sql = poolRunner(pool, cache, prepare);
+  const prisma = newClient(watchWrites(new PrismaPg(pool), cache), cache, tables, sql);
   return {
     kind: 'postgres',
     prisma,
@@ -105,7 +106,7 @@ function changeLogCache(pool: pg.Pool, prepare: boolean): { cache: ReadCache; st
   const prune = () => pool.query(PRUNE).catch((err) => log.warn({ err }, 'pruning the read cache change log failed'));
   const timer = setInterval(prune, 60_000);
   timer.unref();
-  return { cache: createChangeLogReadCache(changes), stop: () => clearInterval(timer) };
+  return { cache: createChangeLogReadCache(changes, undefined, currentRequest), stop: () => clearInterval(timer) };
 }
 
 // CHANGES is sent prepared unless DATABASE_PREPARED_STATEMENTS=false (prepared.ts): a
@@ -173,16 +174,10 @@ async function runQuery<T extends pg.QueryResultRow>(
 
 /**
  * The driver's own runner on a pool: migrations, and statements sent past Prisma (direct-query.ts).
- * `cache` (the embedded database's, which no change log keeps): told what each statement wrote.
+ * `cache`: told what each statement wrote, once it has ended.
  * `prepare` (PostgreSQL's): queries are prepared by name (prepared.ts); scripts (exec) never are.
  */
-function poolRunner(pool: pg.Pool, cache?: ReadCache, prepare = false): SqlRunner {
-  if (!cache) {
-    return {
-      exec: async (text) => void (await pool.query(text)),
-      query: async <T>(text: string, params?: unknown[]) => (await runQuery(pool, text, params, prepare)) as T[],
-    };
-  }
+function poolRunner(pool: pg.Pool, cache: ReadCache, prepare = false): SqlRunner {
   return {
     exec: async (text) => {
       try {
@@ -191,10 +186,10 @@ function poolRunner(pool: pg.Pool, cache?: ReadCache, prepare = false): SqlRunne
         cache.written('all');
       }
     },
-    query: async (text, params) => {
+    query: async <T>(text: string, params?: unknown[]) => {
       const written = writtenBy(text);
       try {
-        return (await pool.query(text, params)).rows;
+        return (await runQuery(pool, text, params, prepare)) as T[];
       } finally {
         if (written) cache.written(written);
       }

@@ -2,7 +2,7 @@
 // instance commits, the other's cache sees at once, through the change log its triggers write.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { log } from '../log';
+import { log, withRequestId } from '../log';
 import { authorizeEnrollment } from '../access/authorize-enrollment';
 import { principalFromBearer } from '../access/authenticate';
 import { createApp } from '../access/create-app';
@@ -11,7 +11,7 @@ import { revokeApiKey } from '../access/revoke-api-key';
 import { setEnrollmentDisabled } from '../access/set-enrollment-disabled';
 import { verifyClient } from '../access/verify-client';
 import { testWorld, type TestWorld } from '../testing/database';
-import { openDatabase, readCacheOf } from './client';
+import { openDatabase, readCacheOf, sqlRunnerOf } from './client';
 import { TRACKED_TABLES } from './read-cache';
 import { TEST_ACTOR } from '../testing/actor';
 
@@ -81,6 +81,42 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL, with another instance
       await other.prisma
         .$executeRaw`INSERT INTO entries (id, owner_id, sandbox, updated_at) VALUES (${crypto.randomUUID()}::uuid, ${owner.id}::uuid, false, now())`;
       expect(await count()).toBe(2);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("asks once per request, and sees the request's own writes: by Prisma, past it, in a transaction", async () => {
+    const other = await openDatabase({ url: w.url });
+    try {
+      const db = w.db.prisma;
+      const owner = await createOwner(db, 'one question a request', TEST_ACTOR);
+      let loads = 0;
+      const count = () =>
+        readCacheOf(db).read(['entries'], `count ${owner.id}`, () => {
+          loads++;
+          return db.entry.count({ where: { ownerId: owner.id } });
+        });
+      const entry = () => ({ id: crypto.randomUUID(), ownerId: owner.id, sandbox: false });
+      const sql = sqlRunnerOf(db);
+      if (!sql) throw new Error('no runner');
+      await withRequestId('first', async () => {
+        expect(await count()).toBe(0);
+        expect(await count()).toBe(0);
+        await db.entry.create({ data: entry() });
+        expect(await count()).toBe(1);
+        await sql.query('INSERT INTO entries (id, owner_id, sandbox, updated_at) VALUES ($1::uuid, $2::uuid, false, now())', [
+          crypto.randomUUID(),
+          owner.id,
+        ]);
+        expect(await count()).toBe(2);
+        await db.$transaction(async (tx) => void (await tx.entry.create({ data: entry() })));
+        expect(await count()).toBe(3);
+        expect(loads).toBe(4);
+      });
+      // Another instance's commit: seen by the next request.
+      await other.prisma.entry.create({ data: entry() });
+      await withRequestId('second', async () => expect(await count()).toBe(4));
     } finally {
       await other.close();
     }

@@ -1,6 +1,6 @@
 // The read cache is never stale: every write the process commits reaches it before the writer
 // hears back, and a read that raced a write is not served afterwards.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { revokeApiKey } from '../access/revoke-api-key';
 import { createOwner } from '../access/create-owner';
 import { principalFromBearer } from '../access/authenticate';
@@ -236,6 +236,70 @@ describe('createChangeLogReadCache', () => {
     expect(await cache.read(['entries'], 'k', load)).toBe(1);
     expect(await cache.read(['entries'], 'k', async () => ++loads)).toBe(2);
     expect(await cache.read(['entries'], 'k', async () => ++loads)).toBe(2);
+  });
+
+  it('asks once per request, and again once the request has written or its answer is a second old', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const log = fakeLog();
+    let request: object | undefined = {};
+    const cache = createChangeLogReadCache(log.changes, undefined, () => request);
+    let loads = 0;
+    const read = () => cache.read(['entries'], 'k', async () => ++loads);
+    expect(await read()).toBe(1);
+    expect(await cache.read(['api_keys'], 'other', async () => 'key')).toBe('key');
+    expect(log.asked).toEqual([null]);
+    // Another instance commits after the request began: the request need not see it...
+    log.commits.push(['entries']);
+    expect(await read()).toBe(1);
+    expect(log.asked).toEqual([null]);
+    // ...until it writes itself: its next read asks, and sees both.
+    cache.written(new Set(['entries']));
+    expect(await read()).toBe(2);
+    expect(await read()).toBe(2);
+    expect(log.asked).toEqual([null, '0']);
+    // A second later the request asks again.
+    vi.advanceTimersByTime(1001);
+    expect(await read()).toBe(2);
+    expect(log.asked).toEqual([null, '0', '1']);
+    // The next request asks again.
+    request = {};
+    log.commits.push(['entries']);
+    expect(await read()).toBe(3);
+    expect(log.asked).toEqual([null, '0', '1', '1']);
+    // Outside a request every read asks; a write there changes nothing for a request.
+    request = undefined;
+    cache.written('all');
+    expect(await read()).toBe(3);
+    expect(await read()).toBe(3);
+    expect(log.asked).toEqual([null, '0', '1', '1', '2', '2']);
+  });
+
+  it("asks again after the request's write that ended while its question was out", async () => {
+    const log = fakeLog();
+    const request = {};
+    let writeDuringQuestion = true;
+    // The write commits after the question was answered by the database, and ends before the
+    // reader hears the answer: the answer does not hold it.
+    const cache = createChangeLogReadCache(
+      async (since) => {
+        const answer = await log.changes(since);
+        if (writeDuringQuestion) {
+          writeDuringQuestion = false;
+          log.commits.push(['entries']);
+          cache.written(new Set(['entries']));
+        }
+        return answer;
+      },
+      undefined,
+      () => request,
+    );
+    let loads = 0;
+    const read = () => cache.read(['entries'], 'k', async () => ++loads);
+    expect(await read()).toBe(1);
+    expect(await read()).toBe(2);
+    expect(await read()).toBe(2);
+    expect(log.asked).toEqual([null, '0']);
   });
 
   it('refuses a read of a table the change log does not track', async () => {

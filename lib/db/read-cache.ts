@@ -10,11 +10,13 @@
 //
 // PostgreSQL (`createChangeLogReadCache`): other instances write too, and no process can know of
 // their writes without asking the database. Statement triggers on the tables the cache reads
-// (TRACKED_TABLES) note each writing transaction's id in `cache_changes`, and each read asks, in
-// one statement sent after it began and shared by every reader waiting, which of those tables
-// transactions committed since the previous question wrote: the rows visible now whose xid the
-// previous snapshot did not see. Those tables' generations move. Writes to files leave a cached
-// key or entry lookup alone; a revocation anywhere is seen by the next request everywhere.
+// (TRACKED_TABLES) note each writing transaction's id in `cache_changes`, and a request's first
+// read asks, in one statement sent after it began and shared by every reader waiting, which of those
+// tables transactions committed since the previous question wrote: the rows visible now whose xid
+// the previous snapshot did not see. Those tables' generations move. Writes to files leave a cached
+// key or entry lookup alone; a revocation anywhere is seen by the next request everywhere. The
+// request's later reads use that answer (every commit before the request began is in it) until the
+// request itself writes: its next read asks again, so it sees its own writes.
 import { coalesced } from '../coalesced';
 import { SizedLru } from '../sized-lru';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
@@ -134,14 +136,23 @@ export interface Changes {
   changed: string[] | null;
 }
 
+/** How long a request's answer from the change log serves its later reads (createChangeLogReadCache). */
+const REQUEST_ANSWER_MS = 1000;
+
 /**
  * A cache for a database other processes write (PostgreSQL). `changes(since)` asks the database
  * which tracked tables were written by transactions committed after snapshot `since`; one
  * question is in flight at a time, and a read waits for one sent after it began.
+ *
+ * `requestOf()`: the request the caller serves (an object per request), if any. A request answered
+ * once is not asked for again until it writes (`written`, called when its write has ended) or the
+ * answer is REQUEST_ANSWER_MS old: a question sent after the request began saw every commit it must
+ * see, and its own writes are the only later ones it must. Outside a request every read asks.
  */
 export function createChangeLogReadCache(
   changes: (since: string | null) => Promise<Changes>,
   limits: ReadCacheLimits = DEFAULT_LIMITS,
+  requestOf: () => object | undefined = () => undefined,
 ): ReadCache {
   const cache = generationCache(limits);
   let since: string | null = null;
@@ -150,15 +161,35 @@ export function createChangeLogReadCache(
     cache.bump(answer.changed === null ? 'all' : new Set(answer.changed));
     since = answer.snapshot;
   });
+  // Per request: the writes it has ended, and how many it had ended when a question answered it
+  // (and when). A long request (an upload, an export) asks again once its answer is a second old:
+  // it need not see what others commit while it runs, but sees it as soon as it did before.
+  const writes = new WeakMap<object, number>();
+  const answered = new WeakMap<object, { ended: number; at: number }>();
   return {
     async read<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
       const untracked = tables.find((t) => !TRACKED_TABLES.has(t));
       if (untracked) throw new Error(`The read cache cannot know of writes to ${untracked}: add it to TRACKED_TABLES and its trigger`);
-      await refresh();
+      const request = requestOf();
+      if (!request) await refresh();
+      else {
+        // Counted before the question: a write that ends while it is asked may have committed after
+        // it was sent, and makes the request's next read ask again.
+        const ended = writes.get(request) ?? 0;
+        const last = answered.get(request);
+        if (last?.ended !== ended || performance.now() - last.at > REQUEST_ANSWER_MS) {
+          const at = performance.now();
+          await refresh();
+          answered.set(request, { ended, at });
+        }
+      }
       return cache.read(tables, key, load);
     },
-    // Writes are seen in the change log, whoever makes them.
-    written: () => {},
+    // Writes are seen in the change log, whoever makes them; the writing request asks again.
+    written: () => {
+      const request = requestOf();
+      if (request) writes.set(request, (writes.get(request) ?? 0) + 1);
+    },
   };
 }
 
