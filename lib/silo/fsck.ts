@@ -6,6 +6,7 @@
 // unreferenced blobs are freed through freeBlobs (the server's locked path, so a racing upload is
 // never hurt) and dead held copies dropped as the upload sweep does.
 import { createHash } from 'node:crypto';
+import { SMALL_BLOB_CEILING } from '../config';
 import type { Db } from '../db/client';
 import { UUID } from '../schemas/common';
 import type { BlobInfo, BlobStore } from '../storage/blob-store';
@@ -66,24 +67,28 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
       GROUP BY hash ORDER BY hash LIMIT ${BATCH}`;
     if (!rows.length) break;
     after = rows[rows.length - 1].hash;
-    for (const row of rows) {
-      const expected = { hash: row.hash, size: Number(row.size), files: row.files };
-      report.referenced.blobs++;
-      report.referenced.bytes += expected.size;
-      // A problem is looked at again under the blob's lock: a file deleted (and its bytes
-      // freed) by a running server between the two reads is no problem.
-      if (await problemOf(store, expected, opts)) {
-        const confirmed = await underBlobLock(db, row.hash, async (tx) => {
-          const still = await tx.file.findFirst({
-            where: { hash: row.hash, stored: true },
-            select: { id: true, entryId: true, name: true },
+    for (const group of groups(rows)) {
+      const kept = await keptAmong(store, group, opts);
+      for (const row of group) {
+        const expected = { hash: row.hash, size: Number(row.size), files: row.files };
+        report.referenced.blobs++;
+        report.referenced.bytes += expected.size;
+        const bytes = kept.get(row.hash);
+        // A problem is looked at again under the blob's lock: a file deleted (and its bytes
+        // freed) by a running server between the two reads is no problem.
+        if (bytes ? keptProblem(bytes, expected) : await problemOf(store, expected, opts)) {
+          const confirmed = await underBlobLock(db, row.hash, async (tx) => {
+            const still = await tx.file.findFirst({
+              where: { hash: row.hash, stored: true },
+              select: { id: true, entryId: true, name: true },
+            });
+            const problem = still && (await problemOf(storeIn(store, tx), expected, opts));
+            return problem && { ...problem, example: { fileId: still.id, entryId: still.entryId, name: still.name } };
           });
-          const problem = still && (await problemOf(storeIn(store, tx), expected, opts));
-          return problem && { ...problem, example: { fileId: still.id, entryId: still.entryId, name: still.name } };
-        });
-        if (confirmed) report.bad.push({ ...expected, ...confirmed });
+          if (confirmed) report.bad.push({ ...expected, ...confirmed });
+        }
+        opts.progress?.(report.referenced.blobs);
       }
-      opts.progress?.(report.referenced.blobs);
     }
   }
   report.unreferenced = await unreferencedBlobs(db, store);
@@ -93,6 +98,48 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
     report.dropped = await sweepUploads(db, store);
   }
   return report;
+}
+
+/** Small blobs the database keeps are read this many at a time… */
+const KEPT_BATCH = 200;
+/** …or fewer, once their sizes reach this: what is held at once. */
+const KEPT_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** `rows` in runs of at most KEPT_BATCH, whose small blobs come to at most KEPT_BATCH_BYTES (or one blob). */
+function* groups<R extends { size: bigint }>(rows: R[]): Iterable<R[]> {
+  let group: R[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = Number(row.size) <= SMALL_BLOB_CEILING ? Number(row.size) : 0;
+    if (group.length && (group.length >= KEPT_BATCH || bytes + size > KEPT_BATCH_BYTES)) {
+      yield group;
+      group = [];
+      bytes = 0;
+    }
+    group.push(row);
+    bytes += size;
+  }
+  if (group.length) yield group;
+}
+
+/**
+ * The bytes the database keeps of the small blobs among `rows`, in one statement instead of two per
+ * blob (an archive holds millions): when bytes are hashed and the store keeps bytes in the database
+ * (DatabaseStore.keptMany). A blob missing from the answer is checked alone (problemOf), as every
+ * blob is otherwise.
+ */
+async function keptAmong(store: BlobStore, rows: { hash: string; size: bigint }[], opts: FsckOptions): Promise<Map<string, Buffer>> {
+  const many = (store as Partial<DatabaseStore>).keptMany?.bind(store);
+  if (!many || opts.verifyBytes === false) return new Map();
+  const small = rows.filter((r) => Number(r.size) <= SMALL_BLOB_CEILING).map((r) => r.hash);
+  return small.length ? many(small) : new Map();
+}
+
+/** A blob the database keeps, checked as problemOf checks it (it has no file to be writable). */
+function keptProblem(bytes: Buffer, want: { hash: string; size: number }): Pick<BadBlob, 'problem' | 'actual'> | undefined {
+  if (bytes.length !== want.size) return { problem: 'wrong_size', actual: { size: bytes.length } };
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  return hash === want.hash ? undefined : { problem: 'wrong_bytes', actual: { size: bytes.length, hash } };
 }
 
 /** What a fetch serves, checked: the store answers wherever it keeps the bytes (the database's first). */
