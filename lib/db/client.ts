@@ -12,16 +12,8 @@ import { migrate, readMigrations, type SqlRunner } from './migrate';
 import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
 import { startPgliteThread } from './pglite-thread';
 import { isStalePlan, statementName } from './prepared';
-import {
-  type Changes,
-  createChangeLogReadCache,
-  createReadCache,
-  noReadCache,
-  type ReadCache,
-  TRACKED_TABLES,
-  watchWrites,
-  writtenBy,
-} from './read-cache';
+import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, TRACKED_TABLES } from './read-cache';
+import { watchWrites, writtenBy } from './watch-writes';
 
 export type Db = PrismaClient;
 /** A client or an open transaction: what a query that may run inside a caller's transaction takes. */
