@@ -2,7 +2,7 @@
 // direct-query.ts's) are prepared once per connection and then only bound and run, instead of
 // parsed and planned on every request. Planning was a third of their time in the database
 // (pg_stat_statements, bench/RESULTS.md, Session 13): 0.17 ms of a new file's 0.88 ms, and
-// 0.14 ms of the read cache's 0.18 ms question, asked twice a request.
+// 0.14 ms of the read cache's 0.18 ms question (then asked twice a request, now once).
 //
 // A name is the hash of the text, so one name is always one text. At most MAX_NAMED texts get a
 // name (a statement whose text varied without bound would otherwise prepare without bound on every
