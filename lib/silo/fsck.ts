@@ -10,7 +10,7 @@ import { SMALL_BLOB_CEILING } from '../config';
 import type { Db } from '../db/client';
 import { UUID } from '../schemas/common';
 import type { BlobInfo, BlobStore } from '../storage/blob-store';
-import { storeIn, type DatabaseStore } from '../storage/database-store';
+import { keptBatches, storeIn, type DatabaseStore } from '../storage/database-store';
 import { LocalDiskStore } from '../storage/local-disk';
 import { underBlobLock } from './files/blobs';
 import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
@@ -100,24 +100,16 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
   return report;
 }
 
-/** Small blobs the database keeps are read this many at a time… */
-const KEPT_BATCH = 200;
-/** …or fewer, once their sizes reach this: what is held at once. */
-const KEPT_BATCH_BYTES = 4 * 1024 * 1024;
-
-/** `rows` in runs of at most KEPT_BATCH, whose small blobs come to at most KEPT_BATCH_BYTES (or one blob). */
+/** `rows` in keptMany's batches (keptBatches). */
 function* groups<R extends { size: bigint }>(rows: R[]): Iterable<R[]> {
   let group: R[] = [];
-  let bytes = 0;
+  const batches = keptBatches();
   for (const row of rows) {
-    const size = Number(row.size) <= SMALL_BLOB_CEILING ? Number(row.size) : 0;
-    if (group.length && (group.length >= KEPT_BATCH || bytes + size > KEPT_BATCH_BYTES)) {
+    if (batches.next(Number(row.size))) {
       yield group;
       group = [];
-      bytes = 0;
     }
     group.push(row);
-    bytes += size;
   }
   if (group.length) yield group;
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SMALL_BLOB_CEILING } from '../config';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
-import { DatabaseStore, storeIn } from './database-store';
+import { DatabaseStore, keptBatches, storeIn } from './database-store';
 import type { BlobInfo, BlobStore } from './blob-store';
 import { LocalDiskStore } from './local-disk';
 import { readAll, sha } from './store-suite-helpers';
@@ -158,5 +158,25 @@ describe.each(testDatabases())('DatabaseStore (%s)', (database) => {
     expect(await kept(hash)).toBe(false);
     // Any other store is its own view.
     expect(storeIn(local, db())).toBe(local);
+  });
+});
+
+describe('keptBatches', () => {
+  /** The sizes of each batch `sizes` is split into. */
+  const split = (sizes: number[]) => {
+    const batches = keptBatches();
+    const out: number[][] = [];
+    for (const size of sizes) {
+      if (batches.next(size) || !out.length) out.push([]);
+      out[out.length - 1].push(size);
+    }
+    return out.map((b) => b.length);
+  };
+
+  it('asks for 200 at a time, fewer once the small ones come to 4 MiB; a large blob weighs nothing', () => {
+    expect(split(Array(450).fill(100))).toEqual([200, 200, 50]);
+    expect(split(Array(10).fill(SMALL_BLOB_CEILING))).toEqual([4, 4, 2]);
+    expect(split([...Array(4).fill(SMALL_BLOB_CEILING), SMALL_BLOB_CEILING + 1, 1])).toEqual([5, 1]);
+    expect(split([SMALL_BLOB_CEILING + 1])).toEqual([1]);
   });
 });

@@ -49,6 +49,32 @@ export const forgetBytes = (hash: string) => cache().delete(hash);
 
 const BATCH = 500;
 
+/** keptMany is asked for this many blobs at a time… */
+const KEPT_MANY_COUNT = 200;
+/** …or fewer, once the small ones among them come to this: what a reader holds at once. */
+const KEPT_MANY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Splits a run of blobs, in the order a reader reads them, into keptMany's batches (the export's
+ * versions, fsck's blobs): at most KEPT_MANY_COUNT, whose small sizes (up to SMALL_BLOB_CEILING)
+ * come to at most KEPT_MANY_BYTES, or one blob. `next(size)` is true when the blob of `size` starts
+ * a new batch: the caller ends the one it holds first.
+ */
+export function keptBatches(): { next(size: number): boolean } {
+  let count = 0;
+  let bytes = 0;
+  return {
+    next(size) {
+      const small = size <= SMALL_BLOB_CEILING ? size : 0;
+      const starts = count > 0 && (count >= KEPT_MANY_COUNT || bytes + small > KEPT_MANY_BYTES);
+      if (starts) count = bytes = 0;
+      count++;
+      bytes += small;
+      return starts;
+    },
+  };
+}
+
 export class DatabaseStore implements BlobStore {
   readonly kind: string;
   /** The wrapped store's lock, when it has one (BlobStore.lock): bytes kept in the database are not its to lock. */

@@ -22,7 +22,7 @@ import { type AuditKey, signBytes } from '../../events/signing-key';
 import type { ExportQuery } from '../../schemas/export';
 import type { BlobStore } from '../../storage/blob-store';
 import type { ChunkPool } from '../../storage/chunk-pool';
-import type { DatabaseStore } from '../../storage/database-store';
+import { type DatabaseStore, keptBatches } from '../../storage/database-store';
 import type { LocalDiskStore } from '../../storage/local-disk';
 import { BOM, csvRecord } from './csv';
 import { makeExportDir } from './export-dirs';
@@ -225,11 +225,6 @@ export async function* manifestText(
   yield `${batch}${n ? '\n }' : '}'}\n}\n`;
 }
 
-/** Small versions whose bytes the database keeps are fetched this many at a time… */
-const KEPT_BATCH = 200;
-/** …or fewer, once their sizes reach this (a batch is held until the ZIP has sent it). */
-const KEPT_BATCH_BYTES = 4 * 1024 * 1024;
-
 /**
  * The versions the plan listed (versions.jsonl), as members whose bytes come from the store. Where
  * the store keeps small bytes in the database (DatabaseStore.keptMany), the next small versions'
@@ -241,8 +236,9 @@ async function* listedVersions(file: string, store: BlobStore): AsyncIterable<Ex
   const many = db.keptMany?.bind(store);
   const pooled = (db.inner ?? store) as { readChunks?: LocalDiskStore['readChunks'] };
   type Listed = { name: string; size: number; sha256: string; at: number };
-  // A batch is the next lines up to KEPT_BATCH or KEPT_BATCH_BYTES, read before any is yielded:
-  // its statement, made when the ZIP opens the first of them, then asks for all of them.
+  // A batch is the next lines up to keptBatches' bounds (a batch is held until the ZIP has sent
+  // it), read before any is yielded: its statement, made when the ZIP opens the first of them, then
+  // asks for all of them.
   function* membersOf(chunk: Listed[]): Iterable<ExportMember> {
     const small = many ? chunk.filter((v) => v.size <= SMALL_BLOB_CEILING).map((v) => v.sha256) : [];
     let loaded: Promise<Map<string, Buffer>> | undefined;
@@ -266,16 +262,14 @@ async function* listedVersions(file: string, store: BlobStore): AsyncIterable<Ex
     }
   }
   let chunk: Listed[] = [];
-  let smallBytes = 0;
+  const batches = keptBatches();
   for await (const line of spilledLines(file)) {
     const [name, size, sha256, at] = JSON.parse(line) as [string, number, string, number];
-    if (chunk.length >= KEPT_BATCH || (size <= SMALL_BLOB_CEILING && smallBytes + size > KEPT_BATCH_BYTES)) {
+    if (batches.next(size)) {
       yield* membersOf(chunk);
       chunk = [];
-      smallBytes = 0;
     }
     chunk.push({ name, size, sha256, at });
-    if (size <= SMALL_BLOB_CEILING) smallBytes += size;
   }
   yield* membersOf(chunk);
 }
