@@ -6,11 +6,15 @@ export interface RouteEntry {
   pattern: string;
   /** the methods served, in METHODS order; OPTIONS is never among them (the server answers it) */
   methods: string[];
+  /** a Pages route's public path (its beforeFiles rewrite only prefixes /api): the server sends it to '/api' + the path */
+  api?: true;
 }
 export interface MatchedRoute {
   methods: Set<string>;
   allow: string;
   pattern: string;
+  /** the request goes to '/api' + its path (scripts/serve.mjs) */
+  api: boolean;
 }
 export const METHODS: readonly string[];
 export const TABLE_FILE: string;

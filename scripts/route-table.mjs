@@ -83,19 +83,27 @@ function patternOf(file) {
 /** A pattern with its parameters' names blanked, to pair a rewrite (`:id`) with its file (`[id]`). */
 const shapeOf = (pattern) => pattern.replace(/\/:[A-Za-z_]\w*/g, '/[]').replace(/\/\[[^\]/]+\]/g, '/[]');
 
-/** The public paths the beforeFiles rewrites of next.config.js send to each /api path. */
+/**
+ * The public paths the beforeFiles rewrites of next.config.js send to each /api path: `{pattern,
+ * api}`, where `api` says the rewrite only prefixes the path with /api (the server then does it
+ * itself: routeMatcher).
+ */
 async function rewrittenTo(root) {
   const config = createRequire(path.join(root, 'package.json'))(path.join(root, 'next.config.js'));
   const rewrites = config.rewrites ? await config.rewrites() : [];
   const out = new Map();
   for (const r of Array.isArray(rewrites) ? [] : (rewrites.beforeFiles ?? [])) {
     const to = shapeOf(r.destination.split('?')[0]);
-    out.set(to, [...(out.get(to) ?? []), r.source.replace(/\/:([A-Za-z_]\w*)/g, '/[$1]')]);
+    const served = { pattern: r.source.replace(/\/:([A-Za-z_]\w*)/g, '/[$1]'), api: r.destination === `/api${r.source}` };
+    out.set(to, [...(out.get(to) ?? []), served]);
   }
   return out;
 }
 
-/** Every API route: `{file, pattern, methods}`, methods in METHODS order, OPTIONS not among them. */
+/**
+ * Every API route: `{file, pattern, methods, api?}`, methods in METHODS order, OPTIONS not among
+ * them; `api`: a Pages route's public path, which it serves at '/api' + the path.
+ */
 export async function deriveRoutes(root) {
   const ts = (await import('typescript')).default;
   const parse = (file) =>
@@ -112,7 +120,8 @@ export async function deriveRoutes(root) {
     if (!names) continue;
     const methods = METHODS.filter((m) => m !== 'OPTIONS' && names.includes(m));
     const own = patternOf(file);
-    for (const pattern of [...(rewrites.get(shapeOf(own)) ?? []), own]) routes.push({ file, pattern, methods });
+    for (const r of rewrites.get(shapeOf(own)) ?? []) routes.push({ file, pattern: r.pattern, methods, ...(r.api ? { api: true } : {}) });
+    routes.push({ file, pattern: own, methods });
   }
   return routes;
 }
@@ -136,7 +145,7 @@ export async function readRouteTable(root) {
 }
 
 /**
- * `pathname → {methods, allow, pattern} | undefined`: a Map of the paths without parameters, then a
+ * `pathname → {methods, allow, pattern, api} | undefined`: a Map of the paths without parameters, then a
  * walk of a tree of path segments, as Next matches routes (a fixed segment before a parameter, a
  * catch-all last). A served request pays one Map.get, and one per segment where the path has a
  * parameter. An empty segment (a trailing or doubled slash) matches nothing: Next redirects it.
@@ -147,7 +156,7 @@ export function routeMatcher(routes) {
   // A path without parameters is one Map.get (Next, too, tries its static routes first).
   const exact = new Map();
   for (const r of routes) {
-    const entry = { methods: new Set(r.methods), allow: allowOf(r.methods), pattern: r.pattern };
+    const entry = { methods: new Set(r.methods), allow: allowOf(r.methods), pattern: r.pattern, api: r.api === true };
     if (!r.pattern.includes('[') && !exact.has(r.pattern)) exact.set(r.pattern, entry);
     let n = root;
     for (const seg of r.pattern.split('/').slice(1)) {

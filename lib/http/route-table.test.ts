@@ -63,7 +63,10 @@ describe('the table read from syntax', () => {
   write('package.json', '{}');
   write(
     'next.config.js',
-    "module.exports = { rewrites: async () => ({ beforeFiles: [{ source: '/x/v1/files/:id', destination: '/api/x/v1/files/:id' }] }) };",
+    `module.exports = { rewrites: async () => ({ beforeFiles: [
+      { source: '/x/v1/files/:id', destination: '/api/x/v1/files/:id' },
+      { source: '/x/v2/files/:id', destination: '/api/x/v1/files/:id' },
+    ] }) };`,
   );
 
   it('reads every form of export, and a Pages route at its rewrite too', async () => {
@@ -76,9 +79,21 @@ describe('the table read from syntax', () => {
       { file: 'app/(group)/x/v1/a/route.ts', pattern: '/x/v1/a', methods: ['GET', 'HEAD', 'POST'] },
       { file: 'app/x/v1/b/[id]/route.ts', pattern: '/x/v1/b/[id]', methods: ['PUT', 'DELETE'] },
       { file: 'app/x/v1/c/[...rest]/route.ts', pattern: '/x/v1/c/[...rest]', methods: ['GET', 'HEAD', 'POST'] },
-      { file: 'pages/api/x/v1/files/[id].ts', pattern: '/x/v1/files/[id]', methods: ['GET', 'HEAD', 'PUT'] },
+      // The server sends the first to its /api path itself (api); a rewrite that does more than prefix /api stays Next's.
+      { file: 'pages/api/x/v1/files/[id].ts', pattern: '/x/v1/files/[id]', methods: ['GET', 'HEAD', 'PUT'], api: true },
+      { file: 'pages/api/x/v1/files/[id].ts', pattern: '/x/v2/files/[id]', methods: ['GET', 'HEAD', 'PUT'] },
       { file: 'pages/api/x/v1/files/[id].ts', pattern: '/api/x/v1/files/[id]', methods: ['GET', 'HEAD', 'PUT'] },
     ]);
+  });
+
+  it("every public path of this project's Pages routes is served at '/api' + the path", async () => {
+    const publicPaths = (await table).filter((r) => r.file.startsWith('pages/') && !r.pattern.startsWith('/api/'));
+    expect(publicPaths.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/silo/v1/entries/[entry_id]/files', '/silo/v1/files/[id]']));
+    for (const r of publicPaths) expect(r.api, r.pattern).toBe(true);
+    const find = routeMatcher(await table);
+    expect(find('/silo/v1/entries/e1/files')?.api).toBe(true);
+    expect(find('/api/silo/v1/entries/e1/files')?.api).toBe(false);
+    expect(find('/silo/v1/entries')?.api).toBe(false);
   });
 
   it("the server reads the table written with its build, and the sources' after a build without it", async () => {
