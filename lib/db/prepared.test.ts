@@ -31,8 +31,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('named statements on PostgreSQL'
     await w.db.sql.exec('CREATE TABLE prepared_shape (a int); INSERT INTO prepared_shape VALUES (1)');
     const text = 'SELECT * FROM prepared_shape';
     expect(await w.db.sql.query(text)).toEqual([{ a: 1 }]);
+    const [{ altered }] = await w.db.sql.query<{ altered: Date }>('SELECT clock_timestamp() AS altered');
     await w.db.sql.exec('ALTER TABLE prepared_shape ADD COLUMN b int DEFAULT 2');
     expect(await w.db.sql.query(text)).toEqual([{ a: 1, b: 2 }]);
+    // The pool ends a connection whose statement failed, so the stale plan goes with it: the next
+    // call prepares the text again, on a new connection, and runs it named.
+    expect(await w.db.sql.query(text)).toEqual([{ a: 1, b: 2 }]);
+    const [again] = await w.db.sql.query<{ prepared: Date }>(
+      'SELECT prepare_time AS prepared FROM pg_prepared_statements WHERE name = $1',
+      [statementName(text)],
+    );
+    expect(again.prepared.getTime()).toBeGreaterThan(altered.getTime());
   });
 
   it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {

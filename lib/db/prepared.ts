@@ -29,7 +29,9 @@ export function statementName(text: string): string | undefined {
 /**
  * PostgreSQL refuses to run a prepared statement whose result's shape a schema change altered
  * (0A000 "cached plan must not change result type": another instance migrated meanwhile); the
- * statement is then sent again unnamed.
+ * statement is then sent again unnamed. The pool ends a connection whose statement failed
+ * (pg-pool's query releases it with the error), so the stale plan goes with it: the next call
+ * prepares the text afresh on a new connection (prepared.test.ts).
  */
 export const isStalePlan = (err: unknown) =>
   (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
