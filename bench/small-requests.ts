@@ -1,5 +1,6 @@
 // Small documents at the framework's own speed: the requests e-invoicing traffic is made of (a
-// 4 KiB inline file, a replacement of one, a list, a small file's bytes) under 32 connections,
+// 4 KiB inline file, an invoice's XML whose facts are read, a replacement, a list, a small file's
+// bytes) under 32 connections,
 // next to the app's own GET /utils/v1/ping measured in the same run, on the embedded database and
 // on PostgreSQL. Prints req/s, p99, the ratio to ping, the target and whether it is met, and the
 // database queries each request makes (the server counts them with SILO_COUNT_QUERIES=1).
@@ -15,7 +16,8 @@
 // less the CPU a request takes.
 // Run: npm run bench   (or npx tsx bench/small-requests.ts; BENCH_SECONDS=… for another duration;
 // BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped;
-// BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force)
+// BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force;
+// BENCH_ONLY=new,invoice: ping and only the requests whose names hold one of the words)
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,11 +69,28 @@ interface Result {
 const DATA = randomBytes(4096).toString('base64');
 const SYMBOLS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
+// A 4.4 KB XRechnung (UBL) invoice whose number ends in six digits that every request changes: its
+// facts are read (lib/invoices), and each file has bytes of its own. The digits start at a multiple
+// of 3 bytes, so the base64 of the whole is the base64 of the part before them, of the digits, and
+// of the part after (the Lua below encodes the digits).
+const INVOICE = (() => {
+  const xml = readFileSync(path.resolve(__dirname, '../lib/invoices/samples/xrechnung-ubl-invoice.xml'), 'utf8');
+  const at = xml.indexOf('RE-2024-00042');
+  const pad = 'X'.repeat((3 - ((Buffer.byteLength(xml.slice(0, at)) + 'RE-'.length) % 3)) % 3);
+  const before = Buffer.from(`${xml.slice(0, at)}RE-${pad}`);
+  const after = Buffer.from(xml.slice(at + 'RE-2024-00042'.length));
+  return { before: before.toString('base64'), after: after.toString('base64'), number: (n: string) => `RE-${pad}${n}` };
+})();
+
+/** The invoice's base64 with number `n` (as the Lua below writes it). */
+const invoiceData = (n: number) => INVOICE.before + Buffer.from(String(n).padStart(6, '0')).toString('base64') + INVOICE.after;
+
 /**
  * POSTs of 4 KiB inline files, every request prepared before wrk's clock starts: `count` bodies,
- * each with bytes of its own (a counter in the first 8 base64 symbols), used in turn.
+ * each with bytes of its own, used in turn: random bytes (a counter in the first 8 base64 symbols),
+ * or the invoice above with a number of its own.
  */
-const inlinePost = (w: World, name: (lua: string) => string, count: number) => `
+const inlinePost = (w: World, name: (lua: string) => string, count: number, bytes: 'random' | 'invoice' = 'random') => `
 local symbols = "${SYMBOLS}"
 local rest = "${DATA.slice(8)}"
 local run = "${randomBytes(4).toString('hex')}"
@@ -85,11 +104,27 @@ local function counter(i)
   end
   return s
 end
+-- base64 of a string whose length is a multiple of 3
+local function b64(s)
+  local out = ""
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local v = a * 65536 + b * 256 + c
+    for k = 3, 0, -1 do
+      local d = math.floor(v / 64 ^ k) % 64
+      out = out .. symbols:sub(d + 1, d + 1)
+    end
+  end
+  return out
+end
+local function data(n)
+  ${bytes === 'invoice' ? `return "${INVOICE.before}" .. b64(string.format("%06d", (base + n) % 1000000)) .. "${INVOICE.after}"` : 'return counter(base + n) .. rest'}
+end
 -- wrk adds Host to wrk.headers only after this script has loaded: prepared requests carry their own.
 local headers = { ["Host"] = wrk.host .. ":" .. wrk.port, ["Authorization"] = "Bearer ${w.key}", ["Content-Type"] = "application/json" }
 local prepared = {}
 for n = 1, ${count} do
-  local body = '{"name":"' .. ${name('run .. "-" .. n')} .. '.xml","mime":"application/xml","data":"' .. counter(base + n) .. rest .. '"}'
+  local body = '{"name":"' .. ${name('run .. "-" .. n')} .. '.xml","mime":"application/xml","data":"' .. data(n) .. '"}'
   prepared[n] = wrk.format("POST", "/silo/v1/entries/${w.entryId}/files", headers, body)
 end
 local n = 0
@@ -115,6 +150,12 @@ const ALL_CASES: Case[] = [
     target: { pglite: 0.45, postgres: 0.6 },
     p99Factor: 2,
     script: (w, seconds) => inlinePost(w, (n) => n, bodiesFor(seconds)),
+  },
+  {
+    // No target of its own: what reading an invoice's facts adds to a new file (the random bytes
+    // above are labelled XML too, but no XML document starts as they do: looksLikeXml).
+    name: 'inline 4.4 KB invoice XML, a new one',
+    script: (w, seconds) => inlinePost(w, (n) => n, bodiesFor(seconds), 'invoice'),
   },
   {
     name: 'inline 4 KiB, replacing the same file',
@@ -199,6 +240,14 @@ async function setUp(server: SiloServer, receiverUrl?: string): Promise<World> {
     mime: 'application/xml',
     data: DATA,
   });
+  // The invoice case is what it says: its facts are read (its Lua writes the same bytes for a number).
+  const invoice = await api(server, 'POST', `/silo/v1/entries/${entryId}/files`, key, {
+    name: 'invoice.xml',
+    mime: 'application/xml',
+    data: invoiceData(123),
+  });
+  if (invoice.facts?.number !== INVOICE.number('000123'))
+    throw new Error(`the bench's invoice has no facts: ${JSON.stringify(invoice.facts)}`);
   return { url: server.url, key, entryId, fileId: file.id };
 }
 
@@ -209,6 +258,15 @@ async function queryCounts(server: SiloServer, w: World): Promise<number[]> {
   const requests: ((id: string) => Promise<unknown>)[] = [
     (id) => fetch(`${server.url}/utils/v1/ping`, { headers: { 'X-Request-Id': id } }),
     (id) => api(server, 'POST', files, w.key, body(`${id}.xml`), id),
+    (id) =>
+      api(
+        server,
+        'POST',
+        files,
+        w.key,
+        { ...body(`${id}-invoice.xml`), data: invoiceData(randomBytes(3).readUIntBE(0, 3) % 1_000_000) },
+        id,
+      ),
     (id) => api(server, 'POST', files, w.key, body('same.xml'), id),
     (id) => api(server, 'GET', '/silo/v1/entries?limit=50', w.key, undefined, id),
     (id) => api(server, 'GET', `${files}/${w.fileId}`, w.key, undefined, id),

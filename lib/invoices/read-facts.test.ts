@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -127,8 +128,13 @@ describe('what has no facts', () => {
     expect(looksLikeXml(utf8('%PDF-1.7\n'), 'application/pdf')).toBe(false);
     expect(looksLikeXml(utf8('  <?xml version="1.0"?>'))).toBe(true);
     expect(looksLikeXml(utf8('<rsm:CrossIndustryInvoice'))).toBe(true);
-    expect(looksLikeXml(utf8('hello'), 'application/xml')).toBe(true);
     expect(looksLikeXml(utf8('hello'), 'text/plain')).toBe(false);
+    // An XML media type offers what starts as XML, whatever follows its `<`; nothing else.
+    expect(looksLikeXml(utf8('\n <'), 'application/xml')).toBe(true);
+    expect(looksLikeXml(utf8('\ufeff<x/>'), 'text/xml')).toBe(true);
+    expect(looksLikeXml(utf8('hello'), 'application/xml')).toBe(false);
+    expect(looksLikeXml(Buffer.concat([Buffer.from([0x9c]), randomBytes(63)]), 'application/xml')).toBe(false);
+    expect(looksLikeXml(new Uint8Array([0xff, 0xfe, 0x3c, 0x00]), 'application/octet-stream')).toBe(true);
     // Fed as an upload feeds it: the reader stops after its first 512 bytes and reads no more.
     const pdf = new InvoiceFactsReader('application/pdf');
     pdf.write(utf8(`%PDF-1.7\n${'x'.repeat(600)}`));

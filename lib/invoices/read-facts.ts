@@ -17,14 +17,20 @@ const MAX_TEXT = 1024;
 /** The parser is fed this many characters at a time, so the time budget is checked often. */
 const SLICE = 64 * 1024;
 
-/** Whether bytes are worth offering to the reader: an XML media type, or XML-looking first bytes. */
+/**
+ * Whether bytes are worth offering to the reader: their first character (after a byte order mark
+ * and white space) is `<`, as in every XML document, and their media type is XML or they go on as
+ * XML does. UTF-16 (its byte order mark) is offered whatever follows. Bytes that an XML media type
+ * mislabels are not decoded and parsed only to fail at their first character.
+ */
 export function looksLikeXml(head: Uint8Array, mime?: string | null): boolean {
-  if (mime && /^(application|text)\/([\w.+-]*\+)?xml\b/i.test(mime)) return true;
   let i = 0;
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) i = 3;
   else if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return true;
   while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
-  return head[i] === 0x3c && i + 1 < head.length && /[?!A-Za-z_]/.test(String.fromCharCode(head[i + 1]));
+  if (head[i] !== 0x3c) return false;
+  if (mime && /^(application|text)\/([\w.+-]*\+)?xml\b/i.test(mime)) return true;
+  return i + 1 < head.length && /[?!A-Za-z_]/.test(String.fromCharCode(head[i + 1]));
 }
 
 /** A reader fed bytes in any number of chunks; `result()` gives the facts or null. Never throws. */
