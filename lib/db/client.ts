@@ -31,7 +31,7 @@ export interface Database {
 export interface OpenOptions {
   /** postgres://… ; absent means embedded */
   url?: string;
-  /** PostgreSQL: hot statements sent past Prisma are prepared (prepared.ts); true unless false */
+  /** hot statements sent past Prisma are prepared (prepared.ts); true unless false */
   preparedStatements?: boolean;
   /** PGlite directory; absent (with no url) means in memory, for tests */
   dataDir?: string;
@@ -40,7 +40,7 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const migrations = await readMigrations();
   const tables = tablesOfMigrations(migrations.map((m) => m.sql));
-  const db = opts.url ? await openPostgres(opts.url, tables, opts.preparedStatements !== false) : await openPglite(opts.dataDir, tables);
+  const db = opts.url ? await openPostgres(opts.url, tables, opts.preparedStatements !== false) : await openPglite(opts.dataDir, tables, opts.preparedStatements !== false);
   await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
   if (db.kind === 'postgres') await armChangeLog(db.sql);
   return db;
@@ -125,7 +125,7 @@ const PRUNE = `
     UPDATE cache_horizon SET xid = GREATEST(xid, pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 10000) WHERE id = 1 RETURNING xid)
   DELETE FROM cache_changes WHERE xid < (SELECT xid FROM h)`;
 
-async function openPglite(dataDir: string | undefined, tables: ReadonlySet<string>): Promise<Database> {
+async function openPglite(dataDir: string | undefined, tables: ReadonlySet<string>, prepare: boolean): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // PGlite on its own thread, spoken to as PostgreSQL is (pglite-thread.ts, pglite-worker.mjs).
   const thread = await startPgliteThread(dataDir && path.resolve(dataDir));
@@ -133,7 +133,8 @@ async function openPglite(dataDir: string | undefined, tables: ReadonlySet<strin
   // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
   // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).
   const cache = processSettings.readCacheOff() ? noReadCache : createReadCache();
-  const sql = poolRunner(pool, cache);
+  // Named statements are each connection's own on the thread too (pglite-worker.mjs), as on PostgreSQL.
+  const sql = poolRunner(pool, cache, prepare);
   const prisma = newClient(watchWrites(new PrismaPg(pool), cache), cache, tables, sql);
   return {
     kind: 'pglite',
@@ -167,7 +168,7 @@ async function runQuery<T extends pg.QueryResultRow>(
 /**
  * The driver's own runner on a pool: migrations, and statements sent past Prisma (direct-query.ts).
  * `cache`: told what each statement wrote, once it has ended.
- * `prepare` (PostgreSQL's): queries are prepared by name (prepared.ts); scripts (exec) never are.
+ * `prepare`: queries are prepared by name (prepared.ts); scripts (exec) never are.
  */
 function poolRunner(pool: pg.Pool, cache: ReadCache, prepare = false): SqlRunner {
   return {

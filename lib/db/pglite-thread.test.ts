@@ -1,11 +1,13 @@
 // The embedded database on its own thread (pglite-thread.ts, pglite-worker.mjs): the server's
 // thread keeps running while PGlite works, and the guarantees of one PGlite session hold through
 // the wire protocol — a transaction whole while other callers wait, PostgreSQL's error fields,
-// bytes both ways, a connection lost inside a transaction rolled back, writes kept across a close.
+// bytes both ways, a connection lost inside a transaction rolled back, named statements each
+// connection's own, writes kept across a close.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectLogged } from '../testing/log-capture';
 import { openDatabase } from './client';
@@ -76,6 +78,45 @@ describe('PGlite on its own thread', () => {
       // and the session goes on after the error
       expect((await pool.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
     } finally {
+      await thread.close();
+    }
+  });
+
+  it("keeps each connection's named statements its own, and deallocates them once it is gone (not inside another's transaction)", async () => {
+    const thread = await startPgliteThread();
+    // Two connections at once (the pool has one): as two pools, or a pool's old and new connection.
+    const connect = async () => {
+      const stream = (thread.pool as unknown as { options: { stream: () => never } }).options.stream;
+      const c = new pg.Client({ user: 'postgres', database: 'postgres', stream });
+      await c.connect();
+      return c;
+    };
+    const names = async (c: pg.Client) =>
+      (await c.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'same%' ORDER BY name")).rows.map(
+        (r) => r.name,
+      );
+    const a = await connect();
+    const b = await connect();
+    try {
+      const run = async (c: pg.Client, text: string) => (await c.query<{ n: number }>({ name: 'same', text })).rows[0].n;
+      expect(await run(a, 'SELECT 1 AS n')).toBe(1);
+      expect(await run(b, 'SELECT 2 AS n')).toBe(2); // the same name, another text: no "already exists"
+      expect([await run(a, 'SELECT 1 AS n'), await run(b, 'SELECT 2 AS n')]).toEqual([1, 2]);
+      const both = await names(b);
+      expect(both).toHaveLength(2);
+      expect(both.every((n) => /^same_c\d+$/.test(n))).toBe(true);
+      // b's transaction, failed, is open while a goes: a's statement waits for it to end.
+      await b.query('BEGIN');
+      await expect(b.query('SELECT 1/0')).rejects.toThrow(/division by zero/);
+      await a.end();
+      await new Promise((r) => setTimeout(r, 50));
+      await b.query('ROLLBACK');
+      const left = await names(b);
+      expect(left).toHaveLength(1);
+      expect(await run(b, 'SELECT 2 AS n')).toBe(2);
+      expect(both).toContain(left[0]);
+    } finally {
+      await b.end().catch(() => {});
       await thread.close();
     }
   });

@@ -6,7 +6,9 @@
 // connection, carrying the protocol's bytes both ways. PGlite is one session, so its statements run
 // one message at a time, and while a connection holds a transaction open only that connection's
 // messages run (the others wait their turn). A connection that goes away inside a transaction has
-// it rolled back.
+// it rolled back. Named statements are a connection's own, as on PostgreSQL: the name a connection
+// gives one is suffixed with the connection's number in every message that carries it, and a
+// connection's statements are deallocated once it is gone.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -26,6 +28,9 @@ const waiting = [];
 /** @type {Connection | null} the connection whose transaction is open: only its messages run */
 let holder = null;
 let running = false;
+/** @type {string[]} the statements of connections gone, deallocated when no transaction is open */
+const orphaned = [];
+let connections = 0;
 
 class Connection {
   constructor(port) {
@@ -35,6 +40,10 @@ class Connection {
     this.pending = [];
     this.started = false;
     this.closed = false;
+    /** the suffix of this connection's statement names, and the names it parsed */
+    this.suffix = `_c${++connections}`;
+    /** @type {Set<string>} */
+    this.names = new Set();
     port.on('message', (data) => this.receive(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
     port.on('close', () => this.close());
   }
@@ -66,7 +75,7 @@ class Connection {
       const message = this.buffer.subarray(0, length);
       this.buffer = this.buffer.subarray(length);
       if (message[0] === 0x58 /* Terminate */) return this.close();
-      this.pending.push(message);
+      this.pending.push(ownNames(this, message));
       queued = true;
     }
     // The rest of a message stays for the next bytes: copied, since `data` is reused by no one
@@ -87,9 +96,39 @@ class Connection {
     this.closed = true;
     this.port.close();
     this.pending = [];
+    orphaned.push(...this.names);
     const i = waiting.indexOf(this);
     if (i >= 0) waiting.splice(i, 1);
     if (!running) void run();
+  }
+}
+
+/**
+ * `message` with the statement name it carries (Parse, Bind, Describe or Close of a statement)
+ * suffixed with the connection's own; the unnamed statement and portals are left as they are.
+ * A name parsed is remembered, to be deallocated when the connection is gone.
+ */
+function ownNames(connection, message) {
+  const type = message[0];
+  let at; // where the statement's name begins
+  if (type === 0x50 /* Parse */) at = 5;
+  else if (type === 0x42 /* Bind: portal, then statement */) at = message.indexOf(0, 5) + 1;
+  else if ((type === 0x44 /* Describe */ || type === 0x43) /* Close */ && message[5] === 0x53 /* 'S' */) at = 6;
+  else return message;
+  const end = message.indexOf(0, at);
+  if (end <= at) return message; // the unnamed statement (or a malformed message, left to PGlite)
+  const name = message.toString('utf8', at, end) + connection.suffix;
+  if (type === 0x50) connection.names.add(name);
+  const renamed = Buffer.concat([message.subarray(0, at), Buffer.from(name), message.subarray(end)]);
+  renamed.writeInt32BE(renamed.length - 1, 1);
+  return renamed;
+}
+
+/** Deallocates the statements of connections gone (a name PGlite never prepared is skipped). */
+async function deallocateOrphans() {
+  while (orphaned.length) {
+    const name = orphaned.pop();
+    await lite.exec(`DEALLOCATE "${name.replaceAll('"', '""')}"`).catch(() => {});
   }
 }
 
@@ -106,6 +145,7 @@ async function run() {
         await lite.exec('ROLLBACK').catch(() => {});
         holder = null;
       }
+      if (!holder && orphaned.length) await deallocateOrphans();
       const i = holder ? waiting.indexOf(holder) : 0;
       if (i < 0 || waiting.length === 0) return;
       const [connection] = waiting.splice(i, 1);

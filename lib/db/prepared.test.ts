@@ -1,8 +1,8 @@
 // Named statements (prepared.ts): on PostgreSQL a statement sent past Prisma is prepared once per
 // connection under the hash of its text, and answers as it would unnamed — also after a schema
-// change altered its result (sent again unnamed); with DATABASE_PREPARED_STATEMENTS=false, and on
-// the embedded database (one session shared by its connections), nothing is prepared. At most
-// MAX_NAMED texts get a name.
+// change altered its result (sent again unnamed); on the embedded database (one session shared by
+// its connections) under names of each connection's own; with DATABASE_PREPARED_STATEMENTS=false,
+// nothing is prepared. At most MAX_NAMED texts get a name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWorld, type TestWorld } from '../testing/database';
 import { openDatabase } from './client';
@@ -62,9 +62,29 @@ describe('named statements on the embedded database', () => {
   });
   afterAll(() => w?.close());
 
-  it('prepares nothing: its connections share one session', async () => {
-    expect(await w.db.sql.query('SELECT $1::int AS n', [3])).toEqual([{ n: 3 }]);
-    expect(await w.db.sql.query(PREPARED)).toEqual([]);
+  it("prepares a statement under its name and the connection's, and again on the pool's next connection", async () => {
+    const text = 'SELECT $1::int * 2 AS n';
+    expect(await w.db.sql.query(text, [3])).toEqual([{ n: 6 }]);
+    expect(await w.db.sql.query(text, [4])).toEqual([{ n: 8 }]);
+    const named = async () =>
+      (await w.db.sql.query<{ name: string }>(PREPARED)).map((r) => r.name).filter((n) => n.startsWith(`${statementName(text)}_c`));
+    const [first] = await named();
+    expect(first).toMatch(/^silo_[0-9a-f]{24}_c\d+$/);
+    // A failed statement ends the pool's one connection (pg-pool): the next is another connection,
+    // which prepares the same text under its own name, while the first's is deallocated.
+    await expect(w.db.sql.query('SELECT 1/0')).rejects.toThrow(/division by zero/);
+    expect(await w.db.sql.query(text, [5])).toEqual([{ n: 10 }]);
+    expect(await named()).toEqual([expect.not.stringMatching(new RegExp(`^${first}$`))]);
+  });
+
+  it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {
+    const db = await openDatabase({ preparedStatements: false });
+    try {
+      expect(await db.sql.query('SELECT 7 AS n')).toEqual([{ n: 7 }]);
+      expect(await db.sql.query(PREPARED)).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 });
 

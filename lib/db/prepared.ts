@@ -9,8 +9,10 @@
 // connection); later ones run unnamed. DATABASE_PREPARED_STATEMENTS=false sends every statement
 // unnamed: for a transaction-pooling PgBouncer before 1.21 (or with max_prepared_statements = 0),
 // which may run a statement on another server connection than the one it was prepared on. The
-// embedded database never names them: its connections share one session, where a name prepared by
-// one would collide with another's.
+// embedded database names them too: its connections share PGlite's one session, so its thread
+// (pglite-worker.mjs) makes each connection's names its own and deallocates them when the
+// connection is gone. There, unprepared, parsing and planning a new file's statement was about a
+// third of the CPU it cost (bench/RESULTS.md, Session 15).
 import { createHash } from 'node:crypto';
 
 export const MAX_NAMED = 64;
