@@ -40,7 +40,8 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const migrations = await readMigrations();
   const tables = tablesOfMigrations(migrations.map((m) => m.sql));
-  const db = opts.url ? await openPostgres(opts.url, tables, opts.preparedStatements !== false) : await openPglite(opts.dataDir, tables, opts.preparedStatements !== false);
+  const prepare = opts.preparedStatements !== false;
+  const db = opts.url ? await openPostgres(opts.url, tables, prepare) : await openPglite(opts.dataDir, tables, prepare);
   await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
   if (db.kind === 'postgres') await armChangeLog(db.sql);
   return db;
