@@ -112,7 +112,7 @@ function ownNames(connection, message) {
   const type = message[0];
   let at; // where the statement's name begins
   if (type === 0x50 /* Parse */) at = 5;
-  else if (type === 0x42 /* Bind: portal, then statement */) at = message.indexOf(0, 5) + 1;
+  else if (type === 0x42 /* Bind: portal, then statement */) at = message.indexOf(0, 5) + 1 || message.length;
   else if ((type === 0x44 /* Describe */ || type === 0x43) /* Close */ && message[5] === 0x53 /* 'S' */) at = 6;
   else return message;
   const end = message.indexOf(0, at);
