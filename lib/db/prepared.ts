@@ -12,7 +12,7 @@
 // embedded database names them too: its connections share PGlite's one session, so its thread
 // (pglite-worker.mjs) makes each connection's names its own and deallocates them when the
 // connection is gone. There, unprepared, parsing and planning a new file's statement was about a
-// third of the CPU it cost (bench/RESULTS.md, Session 15).
+// third of what the database's thread spent on the file (bench/RESULTS.md, Session 15).
 import { createHash } from 'node:crypto';
 
 export const MAX_NAMED = 64;
