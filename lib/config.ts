@@ -18,6 +18,8 @@ const schema = z
   .object({
     DATABASE_URL: z.string().url().optional(),
     DATABASE_PREPARED_STATEMENTS: flag(true),
+    // How long a request waits for a database connection before it answers 503 `busy` (lib/db/client.ts).
+    DATABASE_WAIT_SECONDS: int(30),
     DATA_DIR: z.string().default('./data'),
     STORAGE_DIR: z.string().optional(),
     STORAGE: z.enum(['local', 's3']).default('local'),

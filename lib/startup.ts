@@ -16,6 +16,7 @@ import { pinnedTsaCert } from './events/timestamp';
 import { auditKey } from './events/signing-key';
 import { config, processSettings, type Config } from './config';
 import { database, type Database } from './db/client';
+import { failureLevel } from './db/db-errors';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
 import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
 import { sweepExportDirs } from './silo/export/export-dirs';
@@ -73,7 +74,7 @@ async function announce() {
     `Silo is ready: listening on ${listening}, ${c.PUBLIC_URL ? 'public URL' : 'open'} ${base} (database: ${db.kind === 'pglite' ? `embedded, ${c.DATA_DIR}/db` : 'PostgreSQL'}; files: ${files})`,
   );
   const bytes = filesStore(db.prisma);
-  await sweepUploads(db.prisma, bytes).catch((err) => log.error({ err }, 'upload sweep failed'));
+  await sweepUploads(db.prisma, bytes).catch((err) => log[failureLevel(err)]({ err }, 'upload sweep failed'));
   // An export's plan files left by a killed server of this host (export-dirs.ts).
   const left = await sweepExportDirs().catch((err) => {
     log.warn({ err }, 'could not look for export directories left behind');
@@ -134,7 +135,7 @@ function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
     running = true;
     try {
       await runExclusively(db.prisma, 'sweep', SWEEP_EVERY_MS, async () => {
-        if (uploads) await sweepUploads(db.prisma, store).catch((err) => log.error({ err }, 'upload sweep failed'));
+        if (uploads) await sweepUploads(db.prisma, store).catch((err) => log[failureLevel(err)]({ err }, 'upload sweep failed'));
         const t = performance.now();
         const swept = await sweepBlobs(db.prisma, store, { placedAfter });
         if (swept.freed) log.info({ freed: swept.freed }, `Freed ${swept.freed} unreferenced blob(s)`);
@@ -143,7 +144,7 @@ function sweeper(db: Database, store: BlobStore, placedAfter: Date) {
         await forgetEndedWindows(db.prisma);
       });
     } catch (err) {
-      log.error({ err }, 'blob sweep failed');
+      log[failureLevel(err)]({ err }, 'blob sweep failed');
     } finally {
       running = false;
     }

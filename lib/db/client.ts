@@ -35,13 +35,19 @@ export interface OpenOptions {
   preparedStatements?: boolean;
   /** PGlite directory; absent (with no url) means in memory, for tests */
   dataDir?: string;
+  /**
+   * How long a statement or a transaction waits for a connection of the pool (DATABASE_WAIT_SECONDS)
+   * before it fails as busy (db-errors.ts, isDatabaseBusy: 503 `busy`); 30 s unless given.
+   */
+  waitMs?: number;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const migrations = await readMigrations();
   const tables = tablesOfMigrations(migrations.map((m) => m.sql));
   const prepare = opts.preparedStatements !== false;
-  const db = opts.url ? await openPostgres(opts.url, tables, prepare) : await openPglite(opts.dataDir, tables, prepare);
+  const wait = opts.waitMs ?? 30_000;
+  const db = opts.url ? await openPostgres(opts.url, tables, prepare, wait) : await openPglite(opts.dataDir, tables, prepare, wait);
   await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
   if (db.kind === 'postgres') await armChangeLog(db.sql);
   return db;
@@ -56,8 +62,12 @@ async function armChangeLog(sql: SqlRunner): Promise<void> {
   if (row.n) log.warn({ triggers: row.n }, 'the read cache change-log triggers were disabled; enabled again (ALWAYS)');
 }
 
-async function openPostgres(url: string, tables: ReadonlySet<string>, prepare: boolean): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** The connections an instance opens to PostgreSQL (the embedded database has one: pglite-thread.ts). */
+export const POSTGRES_CONNECTIONS = 10;
+
+async function openPostgres(url: string, tables: ReadonlySet<string>, prepare: boolean, wait: number): Promise<Database> {
+  // A burst of requests waits its turn for one of the connections, at most `wait` (then 503 `busy`).
+  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_CONNECTIONS, connectionTimeoutMillis: wait });
   // An idle connection the server ends (a restart, a failover, an administrator) is an event, not
   // a crash: without a listener node-postgres would throw it out of the process. The pool opens a
   // new connection for the next query.
@@ -65,7 +75,7 @@ async function openPostgres(url: string, tables: ReadonlySet<string>, prepare: b
   const { cache, stop } = changeLogCache(pool, prepare);
   // Every write is noted too: the request that made it asks the change log again (read-cache.ts).
   const sql = poolRunner(pool, cache, prepare);
-  const prisma = newClient(watchWrites(new PrismaPg(pool), cache), cache, tables, sql);
+  const prisma = newClient(watchWrites(new PrismaPg(pool), cache), cache, tables, sql, wait);
   return {
     kind: 'postgres',
     prisma,
@@ -126,17 +136,17 @@ const PRUNE = `
     UPDATE cache_horizon SET xid = GREATEST(xid, pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 10000) WHERE id = 1 RETURNING xid)
   DELETE FROM cache_changes WHERE xid < (SELECT xid FROM h)`;
 
-async function openPglite(dataDir: string | undefined, tables: ReadonlySet<string>, prepare: boolean): Promise<Database> {
+async function openPglite(dataDir: string | undefined, tables: ReadonlySet<string>, prepare: boolean, wait: number): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // PGlite on its own thread, spoken to as PostgreSQL is (pglite-thread.ts, pglite-worker.mjs).
-  const thread = await startPgliteThread(dataDir && path.resolve(dataDir));
+  const thread = await startPgliteThread(dataDir && path.resolve(dataDir), { waitMs: wait });
   const { pool } = thread;
   // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
   // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).
   const cache = processSettings.readCacheOff() ? noReadCache : createReadCache();
   // Named statements are each connection's own on the thread too (pglite-worker.mjs), as on PostgreSQL.
   const sql = poolRunner(pool, cache, prepare);
-  const prisma = newClient(watchWrites(new PrismaPg(pool), cache), cache, tables, sql);
+  const prisma = newClient(watchWrites(new PrismaPg(pool), cache), cache, tables, sql, wait);
   return {
     kind: 'pglite',
     prisma,
@@ -218,12 +228,21 @@ export function readCacheOf(db: Db | Tx): ReadCache {
 
 /**
  * `tables`: every table of the schema, for the check of what cached reads read (declared-reads.ts);
- * `sql`: the driver's own runner, for statements sent past Prisma (direct-query.ts).
+ * `sql`: the driver's own runner, for statements sent past Prisma (direct-query.ts); `wait`: how
+ * long a transaction may wait for its connection. Prisma's own default is 2 s: a burst of a few
+ * dozen writes on the embedded database's one connection answered 500 past it (e2e/api/burst.spec.ts).
  */
-function newClient(adapter: SqlDriverAdapterFactory, cache: ReadCache, tables: ReadonlySet<string>, sql: SqlRunner): PrismaClient {
+function newClient(
+  adapter: SqlDriverAdapterFactory,
+  cache: ReadCache,
+  tables: ReadonlySet<string>,
+  sql: SqlRunner,
+  wait: number,
+): PrismaClient {
   const checking = checkingDeclaredReads();
   const driver = checking ? checkDeclaredReads(adapter, tables) : adapter;
-  const prisma = countingQueries ? countingClient(driver) : new PrismaClient({ adapter: driver });
+  const transactionOptions = { maxWait: wait };
+  const prisma = countingQueries ? countingClient(driver, transactionOptions) : new PrismaClient({ adapter: driver, transactionOptions });
   readCaches.set(prisma, checking ? declaringReads(cache) : cache);
   runners.set(prisma, countingQueries ? countingRunner(sql) : sql);
   return prisma;
@@ -240,9 +259,9 @@ const countingRunner = (sql: SqlRunner): SqlRunner => ({
   },
 });
 
-function countingClient(adapter: SqlDriverAdapterFactory): PrismaClient {
+function countingClient(adapter: SqlDriverAdapterFactory, transactionOptions: { maxWait: number }): PrismaClient {
   // Query events report every statement and a transaction's COMMIT (not its BEGIN).
-  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  const prisma = new PrismaClient({ adapter, transactionOptions, log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', countQuery);
   return prisma;
 }
@@ -258,6 +277,7 @@ export function database(): Promise<Database> {
       url: c.DATABASE_URL,
       dataDir: path.join(c.DATA_DIR, 'db'),
       preparedStatements: c.DATABASE_PREPARED_STATEMENTS,
+      waitMs: c.DATABASE_WAIT_SECONDS * 1000,
     });
     g.__siloDb.catch(() => (g.__siloDb = undefined));
   }

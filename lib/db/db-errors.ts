@@ -107,3 +107,25 @@ export function refusedByDatabase(err: unknown): never {
   if (key === 'retained') throw new ApiError('retained', 'A version is under compliance retention: no one may override it');
   throw err;
 }
+
+/**
+ * The database had no connection free for the request within DATABASE_WAIT_SECONDS: Prisma's
+ * P2028 "Unable to start a transaction in the given time", or the pool's own timeout for a
+ * statement outside a transaction (pg-pool: "timeout exceeded when trying to connect"). Load, not a
+ * bug: 503 `busy` with Retry-After (to-api-error.ts); nothing of the request's transaction ran.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  for (
+    let e = err as { code?: string; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (e.code === 'P2028' && message.includes('Unable to start a transaction in the given time')) return true;
+    if (message.includes('timeout exceeded when trying to connect')) return true;
+  }
+  return false;
+}
+
+/** The log level of a background job's failure: a busy database is load, warned of; anything else an error. */
+export const failureLevel = (err: unknown): 'warn' | 'error' => (isDatabaseBusy(err) ? 'warn' : 'error');

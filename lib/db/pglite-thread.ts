@@ -22,15 +22,18 @@ export interface PgliteThread {
 // never bundled: the thread loads it with Node's own loader.
 const workerFile = () => path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'db', 'pglite-worker.mjs');
 
-/** Starts PGlite on its own thread (`dataDir` absent: in memory) and a pool of connections to it. */
-export async function startPgliteThread(dataDir?: string): Promise<PgliteThread> {
+/**
+ * Starts PGlite on its own thread (`dataDir` absent: in memory) and a pool of connections to it;
+ * `waitMs`: how long a statement waits for the pool's connection before it fails (none: for ever).
+ */
+export async function startPgliteThread(dataDir?: string, opts: { waitMs?: number } = {}): Promise<PgliteThread> {
   // A new directory is made by initdb, whose memory (about half a gigabyte) a thread that then only
   // runs statements kept for good: made by a thread of its own, ended at once.
   if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await (await startThread(dataDir)).close();
-  return startThread(dataDir);
+  return startThread(dataDir, opts.waitMs);
 }
 
-async function startThread(dataDir?: string): Promise<PgliteThread> {
+async function startThread(dataDir?: string, waitMs?: number): Promise<PgliteThread> {
   const worker = new Worker(workerFile(), { workerData: { dataDir } });
   await new Promise<void>((resolve, reject) => {
     const failed = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
@@ -67,6 +70,7 @@ async function startThread(dataDir?: string): Promise<PgliteThread> {
   // pool's queue, as they waited for PGlite's own lock when it ran on this thread.
   const pool = new pg.Pool({
     max: 1,
+    connectionTimeoutMillis: waitMs,
     user: 'postgres',
     database: 'postgres',
     stream: () => {

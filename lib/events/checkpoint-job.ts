@@ -2,6 +2,7 @@
 // `checkpoint` job lease), then fetches RFC 3161 tokens for those without one when AUDIT_TSA_URL
 // is set; a slow round is never started twice in one process.
 import type { Db } from '../db/client';
+import { failureLevel } from '../db/db-errors';
 import { runExclusively } from '../db/job-lease';
 import { log } from '../log';
 import { checkpointChains, type TsaOptions, timestampCheckpoints } from './checkpoints';
@@ -22,7 +23,7 @@ export function startCheckpoints(db: Db, everyMs: number, tsa?: TsaOptions): () 
         if (stamped) log.debug({ timestamps: stamped }, 'time-stamped event log checkpoints');
       });
     } catch (err) {
-      log.error({ err }, 'signing event log checkpoints failed');
+      log[failureLevel(err)]({ err }, 'signing event log checkpoints failed');
     } finally {
       running = false;
     }

@@ -1,8 +1,13 @@
 // What a thrown error means for the caller: an ApiError as it is, a full or failing blob store as
-// 507/503 (the server's problem, not a bug), anything else as 500 `internal`, logged.
+// 507/503 and a database with no connection free in time as 503 `busy` (the server's problem, not
+// a bug), anything else as 500 `internal`, logged.
+import { isDatabaseBusy } from '../db/db-errors';
 import { ApiError, isApiError } from '../errors';
 import { log } from '../log';
 import { storeFailure } from '../storage/blob-store';
+
+/** Seconds a client is asked to wait before it sends a request refused as busy again. */
+const BUSY_RETRY_AFTER = 2;
 
 /** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
 export function toApiError(err: unknown, requestId: string): ApiError {
@@ -15,6 +20,12 @@ export function toApiError(err: unknown, requestId: string): ApiError {
     return failure === 'full'
       ? new ApiError('insufficient_storage', `The file store is full; nothing was stored. Try again later (request id ${requestId})`)
       : new ApiError('storage_unavailable', `The file store is unavailable; try again later (request id ${requestId})`);
+  }
+  if (isDatabaseBusy(err)) {
+    log.warn({ request_id: requestId, error: String((err as Error)?.message ?? err) }, 'database busy: no connection free in time');
+    return new ApiError('busy', `The server is busy; try again in ${BUSY_RETRY_AFTER} seconds (request id ${requestId})`, {
+      headers: { 'Retry-After': String(BUSY_RETRY_AFTER) },
+    });
   }
   log.error({ err, request_id: requestId }, 'internal error');
   return new ApiError('internal', `Internal error; request id ${requestId}`);

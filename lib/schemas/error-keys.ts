@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   not_ready: 503,
+  busy: 503,
   storage_unavailable: 503,
   insufficient_storage: 507,
 } as const;

@@ -33,9 +33,9 @@ export interface TestWorld {
 /** The databases a domain test should run on: PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDatabases = (): TestDatabase[] => (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
 
-export async function testWorld(opts: { database?: TestDatabase } = {}): Promise<TestWorld> {
+export async function testWorld(opts: { database?: TestDatabase; waitMs?: number } = {}): Promise<TestWorld> {
   const server = opts.database === 'postgres' ? await throwawayDatabase() : undefined;
-  const db = await openDatabase({ url: server?.url });
+  const db = await openDatabase({ url: server?.url, waitMs: opts.waitMs });
   setDatabase(db);
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'silo-test-'));
   const disk = new FaultyDisk();

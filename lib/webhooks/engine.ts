@@ -5,6 +5,7 @@
 // same webhook-id. Old attempts and finished deliveries go after 30 days.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
+import { failureLevel } from '../db/db-errors';
 import { runExclusively } from '../db/job-lease';
 import { log } from '../log';
 import type { WebhookSettings } from './create-webhook';
@@ -40,7 +41,7 @@ export async function deliverDue(db: Db, settings: WebhookSettings, o: EngineOpt
   await Promise.all(
     claimed.map((d) =>
       attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs, successes }, d).catch((err) =>
-        log.error({ err, delivery_id: d.id }, 'webhook attempt failed'),
+        log[failureLevel(err)]({ err, delivery_id: d.id }, 'webhook attempt failed'),
       ),
     ),
   );
@@ -75,7 +76,7 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
   const launch = (d: Claimed) => {
     const p: Promise<void> = attemptDelivery({ db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs, successes }, d)
       .then(() => undefined)
-      .catch((err) => log.error({ err, delivery_id: d.id }, 'webhook attempt failed'))
+      .catch((err) => log[failureLevel(err)]({ err, delivery_id: d.id }, 'webhook attempt failed'))
       .finally(() => {
         inFlight.delete(p);
         // an entry's next record may be due now
@@ -99,7 +100,7 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
           await runExclusively(db, 'webhook-sweep', SWEEP_EVERY_MS, () => forgetOldAttempts(db, now()));
         }
       } catch (err) {
-        log.error({ err }, 'webhook round failed');
+        log[failureLevel(err)]({ err }, 'webhook round failed');
       }
       if (!claimed && !stopped)
         await new Promise<void>((resolve) => {
