@@ -4,18 +4,16 @@
 // answered 500 to a few dozen of them on a loaded machine. Past the wait the answer is 503 `busy`
 // with Retry-After, never 500 (lib/db/busy.test.ts holds every connection to see it).
 import { bearer, expect, test } from '../fixtures';
+import { createEntry } from './helpers';
 
 const BURST = 200;
 
 test('200 entries created at once: every one 201, every one listed', async ({ request, newOwner }) => {
   const owner = await newOwner('Burst Co');
-  const responses = await Promise.all(
-    Array.from({ length: BURST }, (_, i) =>
-      request.post('/silo/v1/entries', { headers: bearer(owner.liveKey), data: { name: `Burst ${i}`, folder: `burst/b${i % 17}` } }),
-    ),
+  // Each 201, or the test fails with the answer's body.
+  await Promise.all(
+    Array.from({ length: BURST }, (_, i) => createEntry(request, owner.liveKey, { name: `Burst ${i}`, folder: `burst/b${i % 17}` })),
   );
-  const refused = responses.filter((r) => r.status() !== 201);
-  expect(refused.length, (await Promise.all(refused.slice(0, 3).map((r) => r.text()))).join('\n')).toBe(0);
 
   const names = new Set<string>();
   let cursor: string | undefined;
