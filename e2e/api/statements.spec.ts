@@ -1,6 +1,6 @@
 // What the hot requests cost the database, counted by the server (SILO_COUNT_QUERIES=1: each
 // request logs its statements): a new 4 KiB inline file and its replacement are one statement of
-// their own, and on PostgreSQL one question to the read cache's change log besides, however many
+// their own (a file's first replacement reads its history too), and on PostgreSQL one question to the read cache's change log besides, however many
 // cached reads the request makes (lib/db/read-cache.ts). The embedded database asks nothing.
 import { randomBytes } from 'node:crypto';
 import { bearer, expect, test } from '../fixtures';
@@ -45,6 +45,9 @@ test('a new inline file, its replacement and the small reads: their statements',
     await statements(s, post('same.xml'));
     const question = database === 'postgres' ? 1 : 0;
     expect(await statements(s, post('new.xml'))).toBe(1 + question);
+    // A file's first replacement reads its history (a first version's is not kept: slot-history.ts);
+    // each one after it is one statement.
+    expect(await statements(s, post('same.xml'))).toBe(2 + question);
     expect(await statements(s, post('same.xml'))).toBe(1 + question);
     const file = await (await post('read.xml')('unmeasured')).json();
     await statements(s, get(`${files}/${file.id}`));

@@ -16,6 +16,7 @@
 import { Readable } from 'node:stream';
 import { SMALL_BLOB_CEILING } from '../config';
 import type { Tx } from '../db/client';
+import { owned } from '../owned-buffer';
 import { SizedLru } from '../sized-lru';
 import {
   assertHash,
@@ -43,6 +44,8 @@ export interface DatabaseStoreOptions {
  */
 const g = globalThis as unknown as { __siloSmallBlobs?: SizedLru<Buffer> };
 const cache = () => (g.__siloSmallBlobs ??= new SizedLru<Buffer>(32 * 1024 * 1024));
+/** A cached blob's own cost beside its bytes: its Buffer, its memory's bookkeeping, the cache's entry. */
+const CACHED_OBJECT_BYTES = 256;
 
 /** Forgets this process's cached bytes of a freed blob. */
 export const forgetBytes = (hash: string) => cache().delete(hash);
@@ -112,8 +115,9 @@ export class DatabaseStore implements BlobStore {
       { data: string }[]
     >`SELECT encode(data, 'base64') AS data FROM blobs WHERE hash = ${hash} AND data IS NOT NULL`;
     if (!rows.length) return undefined;
-    const bytes = Buffer.from(rows[0].data, 'base64');
-    if (useCache) cache().set(hash, bytes, bytes.length);
+    // Kept: in memory of its own, not a slice of Node's buffer pool (owned-buffer.ts).
+    const bytes = owned(Buffer.from(rows[0].data, 'base64'));
+    if (useCache) cache().set(hash, bytes, bytes.length + CACHED_OBJECT_BYTES);
     return bytes;
   }
 

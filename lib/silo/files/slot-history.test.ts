@@ -141,22 +141,48 @@ describe.each(testDatabases())('the history of a replacement (%s)', (database) =
 
   it('grows by a replacement without a query while nothing else changed the slot', async () => {
     const histories = createSlotHistories();
-    const a = await replace('quiet', 0);
-    await histories.previousOf(db(), must(a.made, 'made'));
-    const b = await replace('quiet', 1);
-    // Without the database: the cached history answers alone (a query here would fail).
+    // Without the database: only the cached history can answer (a query here would fail).
     const offline = { $queryRaw: () => Promise.reject(new Error('no query expected')) } as unknown as Parameters<
       SlotHistories['previousOf']
     >[0];
-    expect(parsed(await histories.previousOf(offline, must(b.made, 'made'))).map((p: { id: string }) => p.id)).toEqual([a.file.id]);
+    const a = await replace('quiet', 0);
+    expect(await histories.previousOf(offline, must(a.made, 'made'))).toEqual([]); // a first version: none before it
+    const b = await replace('quiet', 1);
+    // A first version's history is not kept: the first replacement reads it…
+    await expect(histories.previousOf(offline, must(b.made, 'made'))).rejects.toThrow('no query expected');
+    expect(parsed(await histories.previousOf(db(), must(b.made, 'made'))).map((p: { id: string }) => p.id)).toEqual([a.file.id]);
+    // …and from then on the history grows by each replacement, without a query.
+    const c = await replace('quiet', 2);
+    expect(parsed(await histories.previousOf(offline, must(c.made, 'made'))).map((p: { id: string }) => p.id)).toEqual([
+      b.file.id,
+      a.file.id,
+    ]);
     // An earlier version edited: rev moved, and the next replacement reads again.
     await updateFile({ actor: TEST_ACTOR, db: db(), file: a.file, patch: { desc: 'edited' } });
-    const c = await replace('quiet', 2);
-    await expect(histories.previousOf(offline, must(c.made, 'made'))).rejects.toThrow('no query expected');
-    const read = parsed(await histories.previousOf(db(), must(c.made, 'made')));
+    const d = await replace('quiet', 3);
+    await expect(histories.previousOf(offline, must(d.made, 'made'))).rejects.toThrow('no query expected');
+    const read = parsed(await histories.previousOf(db(), must(d.made, 'made')));
     expect(read.map((p: { id: string; desc: string }) => [p.id, p.desc])).toEqual([
+      [c.file.id, ''],
       [b.file.id, ''],
       [a.file.id, 'edited'],
     ]);
+  });
+
+  it('keeps each history in memory of its own, never a slice of the shared buffer pool', async () => {
+    // A slice of Node's 8 KiB pool kept in the cache would keep the whole pool: about 8 KiB held
+    // per new file, counted at a few hundred bytes (bench/RESULTS.md, session 17).
+    const histories = createSlotHistories();
+    const offline = { $queryRaw: () => Promise.reject(new Error('no query expected')) } as unknown as Parameters<
+      SlotHistories['previousOf']
+    >[0];
+    const a = await replace('owned', 0);
+    const b = await replace('owned', 1);
+    await histories.previousOf(db(), must(b.made, 'made')); // read, and kept
+    const c = await replace('owned', 2);
+    const [piece] = await histories.previousOf(offline, must(c.made, 'made'));
+    // The piece is the kept block without its leading comma; the block owns exactly its memory.
+    expect(piece.buffer.byteLength).toBe(piece.length + 1);
+    expect(parsed([piece]).map((p: { id: string }) => p.id)).toEqual([b.file.id, a.file.id]);
   });
 });

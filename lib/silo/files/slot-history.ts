@@ -4,13 +4,15 @@
 // (bumped by every new stored version) and rev (bumped by a trigger on every update or delete of a
 // stored version: migration slot_history_revision). The statement that makes a version current
 // returns both (replace-file.ts, insertCurrent); while rev has not moved, the versions before it
-// are the cached ones below it, and the cache grows by the new version without a query. Anything
+// are the cached ones below it, and the cache grows by the new version without a query. A slot's
+// history is kept from its first replacement on (a first version has none before it). Anything
 // else (another instance's versions, a deleted or edited version) reads what changed, in one
 // statement with the slot's seq and rev. An answer is the history as it was when its version was
 // made, or as it is when read: never a mix of the two.
 import type { Tx } from '../../db/client';
 import { queryDirect } from '../../db/direct-query';
 import { Prisma } from '../../db/generated/client';
+import { ownedConcat } from '../../owned-buffer';
 import { SizedLru } from '../../sized-lru';
 import type { PreviousVersion } from './list-previous-versions';
 import { presentPrevious } from './present-file';
@@ -70,11 +72,10 @@ export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories 
       const rev = BigInt(made.rev);
       const seq = version.version;
       const h = histories.peek(slotId);
-      if (seq === 1) {
-        // A slot's first version (most files) has none before it, and starts the slot's history.
-        keep(slotId, prepend({ seq: 0, rev, blocks: [], bytes: 0 }, seq, rev, version));
-        return [];
-      }
+      // A slot's first version (most files: an archive replaces few) has none before it, and its
+      // history is not kept: the first replacement reads it (one query), and only then is it kept.
+      // Kept for every new file, the histories of files never replaced filled the cache (bench/RESULTS.md, session 17).
+      if (seq === 1) return [];
       if (h && h.rev === rev && h.seq >= seq - 1) {
         // Nothing updated or deleted since h was read: the versions before this one are h's below it.
         if (h.seq === seq - 1) keep(slotId, prepend(h, seq, rev, version));
@@ -116,7 +117,8 @@ function withNewer(blocks: Block[], newer: PreviousVersion[]): Block[] {
     made.starts.push(...front.starts.map((s) => s + at));
     made.versions.push(...front.versions);
   }
-  made.text = Buffer.concat(front ? [...items, front.text] : items);
+  // Kept for long: in memory of its own, never a slice of Node's buffer pool (owned-buffer.ts).
+  made.text = ownedConcat(front ? [...items, front.text] : items);
   return [made, ...rest];
 }
 
@@ -134,7 +136,13 @@ function below(blocks: Block[], seq: number): PreviousText {
   return pieces;
 }
 
-const sizeOf = (blocks: Block[]) => blocks.reduce((n, b) => n + b.text.length + b.versions.length * 16, 0);
+/**
+ * What a history holds, about: its text, its numbers, and the objects around them (a history, each
+ * block, its buffer and arrays, the cache's entry), which for a file's one first version outweigh
+ * its text.
+ */
+const sizeOf = (blocks: Block[]) => blocks.reduce((n, b) => n + b.text.length + b.versions.length * 16 + OBJECT_BYTES, OBJECT_BYTES);
+const OBJECT_BYTES = 256;
 
 interface Read {
   seq: number;
