@@ -21,6 +21,11 @@ import { TEST_ACTOR } from '../../testing/actor';
 
 const parsed = (text: PreviousText) => JSON.parse(`[${Buffer.concat(text).toString()}]`);
 
+/** Without the database: only a cached history can answer (a query here fails). */
+const offline = { $queryRaw: () => Promise.reject(new Error('no query expected')) } as unknown as Parameters<
+  SlotHistories['previousOf']
+>[0];
+
 type Op =
   | { t: 'replace'; via: number; late: number[] }
   | { t: 'edit'; pick: number }
@@ -141,10 +146,6 @@ describe.each(testDatabases())('the history of a replacement (%s)', (database) =
 
   it('grows by a replacement without a query while nothing else changed the slot', async () => {
     const histories = createSlotHistories();
-    // Without the database: only the cached history can answer (a query here would fail).
-    const offline = { $queryRaw: () => Promise.reject(new Error('no query expected')) } as unknown as Parameters<
-      SlotHistories['previousOf']
-    >[0];
     const a = await replace('quiet', 0);
     expect(await histories.previousOf(offline, must(a.made, 'made'))).toEqual([]); // a first version: none before it
     const b = await replace('quiet', 1);
@@ -173,9 +174,6 @@ describe.each(testDatabases())('the history of a replacement (%s)', (database) =
     // A slice of Node's 8 KiB pool kept in the cache would keep the whole pool: about 8 KiB held
     // per new file, counted at a few hundred bytes (bench/RESULTS.md, session 17).
     const histories = createSlotHistories();
-    const offline = { $queryRaw: () => Promise.reject(new Error('no query expected')) } as unknown as Parameters<
-      SlotHistories['previousOf']
-    >[0];
     const a = await replace('owned', 0);
     const b = await replace('owned', 1);
     await histories.previousOf(db(), must(b.made, 'made')); // read, and kept
