@@ -18,6 +18,7 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
       'lib/must.ts',
       'lib/coalesced.ts',
       'lib/sized-lru.ts',
+      'lib/owned-buffer.ts',
       'lib/secret-file.ts',
       'lib/kept-setup-token.ts',
     ],
