@@ -1,7 +1,8 @@
 // What the hot requests cost the database, counted by the server (SILO_COUNT_QUERIES=1: each
 // request logs its statements): a new 4 KiB inline file and its replacement are one statement of
-// their own (a file's first replacement reads its history too), and on PostgreSQL one question to the read cache's change log besides, however many
-// cached reads the request makes (lib/db/read-cache.ts). The embedded database asks nothing.
+// their own (a file's first replacement reads its history too), and on PostgreSQL one question to
+// the read cache's change log besides, however many cached reads the request makes
+// (lib/db/read-cache.ts). The embedded database asks nothing.
 import { randomBytes } from 'node:crypto';
 import { bearer, expect, test } from '../fixtures';
 import { type SiloServer, startServer } from '../fixtures/server';

@@ -69,13 +69,14 @@ export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories 
   return {
     async previousOf(db, made) {
       const { slotId, version } = made;
-      const rev = BigInt(made.rev);
       const seq = version.version;
-      const h = histories.peek(slotId);
       // A slot's first version (most files: an archive replaces few) has none before it, and its
       // history is not kept: the first replacement reads it (one query), and only then is it kept.
-      // Kept for every new file, the histories of files never replaced filled the cache (bench/RESULTS.md, session 17).
+      // Kept for every new file, the histories of files never replaced filled the cache
+      // (bench/RESULTS.md, session 17).
       if (seq === 1) return [];
+      const rev = BigInt(made.rev);
+      const h = histories.peek(slotId);
       if (h && h.rev === rev && h.seq >= seq - 1) {
         // Nothing updated or deleted since h was read: the versions before this one are h's below it.
         if (h.seq === seq - 1) keep(slotId, prepend(h, seq, rev, version));
