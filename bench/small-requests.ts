@@ -16,7 +16,8 @@
 // less the CPU a request takes.
 // Run: npm run bench   (or npx tsx bench/small-requests.ts; BENCH_SECONDS=… for another duration;
 // BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped;
-// BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force;
+// BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force; BENCH_LOG=file:
+// the measured server's log lines about webhooks, at debug level;
 // BENCH_ONLY=new,invoice: ping and only the requests whose names hold one of the words)
 import { execFile } from 'node:child_process';
 import http from 'node:http';
@@ -52,6 +53,30 @@ interface World {
   key: string;
   entryId: string;
   fileId: string;
+  /** BENCH_WITH=webhooks: each endpoint's first seq not delivered to it */
+  cursors: number[];
+}
+
+/** The seq of the workspace's newest record. */
+async function newestSeq(server: SiloServer, key: string): Promise<number> {
+  const { list } = await api(server, 'GET', '/silo/v1/events?order=desc&limit=1', key);
+  return list[0].seq;
+}
+
+/**
+ * BENCH_WITH=webhooks: waits (up to 15 minutes) for the receiver to have every record the endpoints
+ * subscribe to, and says how long that took after the last write: what waited while the requests
+ * kept the instance busy goes out once they stop.
+ */
+async function drained(server: SiloServer, w: World, received: () => number): Promise<string> {
+  const head = await newestSeq(server, w.key);
+  const expected = w.cursors.reduce((n, c) => n + (head - c), 0);
+  const start = performance.now();
+  while (received() < expected && performance.now() - start < 15 * 60_000) await new Promise((r) => setTimeout(r, 200));
+  const s = ((performance.now() - start) / 1000).toFixed(0);
+  return received() >= expected
+    ? `all ${expected} deliveries received, the last ${s} s after the last write`
+    : `${received()} of ${expected} deliveries received ${s} s after the last write`;
 }
 
 interface Result {
@@ -240,9 +265,13 @@ async function setUp(server: SiloServer, receiverUrl?: string): Promise<World> {
   const key = owner.api_keys[0].key as string;
   if (WITH.has('retention'))
     await api(server, 'POST', '/silo/v1/retention-rules', key, { years: 10, from: 'end_of_year', mode: 'governance' });
+  // each endpoint gets the records after its own webhook.created (the newest seq once it exists)
+  const cursors: number[] = [];
   if (WITH.has('webhooks') && receiverUrl)
-    for (let i = 0; i < 3; i++)
+    for (let i = 0; i < 3; i++) {
       await api(server, 'POST', '/silo/v1/webhooks', key, { url: receiverUrl, types: ['*'], description: `bench ${i}` });
+      cursors.push(await newestSeq(server, key));
+    }
   let entryId = '';
   for (let i = 0; i < 60; i++) entryId = (await api(server, 'POST', '/silo/v1/entries', key, { name: `invoice ${i}` })).id;
   const file = await api(server, 'POST', `/silo/v1/entries/${entryId}/files`, key, {
@@ -258,7 +287,7 @@ async function setUp(server: SiloServer, receiverUrl?: string): Promise<World> {
   });
   if (invoice.facts?.number !== INVOICE.number('000123'))
     throw new Error(`the bench's invoice has no facts: ${JSON.stringify(invoice.facts)}`);
-  return { url: server.url, key, entryId, fileId: file.id };
+  return { url: server.url, key, entryId, fileId: file.id, cursors };
 }
 
 /** The queries one request of each kind makes, read from the server's log (SILO_COUNT_QUERIES=1). */
@@ -323,7 +352,12 @@ async function bench(database: 'pglite' | 'postgres') {
   const memory = process.env.BENCH_MEMORY ? { BENCH_MEMORY: path.resolve(process.env.BENCH_MEMORY) } : undefined;
   const profile = preload.length ? { ...(dir ? { BENCH_PROFILE: dir } : {}), ...memory, NODE_OPTIONS: preload.join(' ') } : undefined;
   if (dir) await mkdir(dir, { recursive: true });
-  const server = await startServer({ database, env: { ...profile, ...serverEnv() } });
+  // what the counting server's endpoints got is not the measured one's
+  const receivedBefore = receiver?.received() ?? 0;
+  const server = await startServer({
+    database,
+    env: { ...profile, ...serverEnv(), ...(process.env.BENCH_LOG ? { LOG_LEVEL: 'debug' } : {}) },
+  });
   try {
     const w = await setUp(server, receiver?.url);
     const rss = rssSampler(server.pid);
@@ -353,7 +387,17 @@ async function bench(database: 'pglite' | 'postgres') {
     const after: Result[] = [];
     for (let r = 0; r < RUNS; r++) after.push(await measure(ping));
     print(database, { before, after }, results, counts, { start: rssAtStart, max: rss.stop() });
-    if (receiver) console.log(`with ${[...WITH].join(' and ')}: ${receiver.received()} webhook deliveries received`);
+    if (receiver) console.log(`with ${[...WITH].join(' and ')}: ${await drained(server, w, () => receiver.received() - receivedBefore)}`);
+    // BENCH_LOG=file: the measured server's log lines about webhooks (it runs with LOG_LEVEL=debug)
+    if (process.env.BENCH_LOG)
+      await writeFile(
+        process.env.BENCH_LOG,
+        `${server
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('webhook'))
+          .join('\n')}\n`,
+      );
   } finally {
     await server.stop();
     receiver?.close();

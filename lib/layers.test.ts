@@ -21,6 +21,7 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
       'lib/owned-buffer.ts',
       'lib/secret-file.ts',
       'lib/kept-setup-token.ts',
+      'lib/request-load.mjs',
     ],
   ],
   ['config', ['lib/config.ts']],

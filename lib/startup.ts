@@ -94,7 +94,7 @@ async function announce() {
     c.AUDIT_TSA_URL ? { url: c.AUDIT_TSA_URL, pinned: pinnedTsaCert() } : undefined,
   );
   // Every instance delivers webhooks; a lease per delivery keeps each attempt to one of them.
-  startWebhooks(db.prisma, await webhookSettings(), { pollMs: WEBHOOK_POLL_MS });
+  startWebhooks(db.prisma, await webhookSettings(), { pollMs: WEBHOOK_POLL_MS, vacuum: db.kind === 'pglite' });
   await announceSetupLink(db, c.DATA_DIR, base);
 }
 

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import pino from 'pino';
 import { endRefused } from '../lib/http/refused-body.mjs';
+import { requestEnded, requestStarted } from '../lib/request-load.mjs';
 import { readRouteTable, routeMatcher } from './route-table.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -172,15 +173,19 @@ const server = http.createServer(
     const requestId = SAFE_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id'] : randomUUID();
     req.headers['x-request-id'] = requestId;
     const started = performance.now();
+    // what work in the background yields to (lib/request-load.mjs)
+    const load = requestStarted();
     // The path only: a query may hold a capability (a file url's signature).
     const pathname = (req.url ?? '/').split('?')[0];
     res.once('close', () => {
+      const ms = performance.now() - started;
+      requestEnded(load);
       const entry = {
         request_id: requestId,
         method: req.method,
         path: pathname,
         status: res.statusCode,
-        ms: Math.round(performance.now() - started),
+        ms: Math.round(ms),
       };
       if (!res.writableFinished) entry.aborted = true;
       log.info(entry, 'request');

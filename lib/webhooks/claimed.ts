@@ -23,7 +23,8 @@ export interface ClaimRow {
   id: string;
   webhook_id: string;
   event_id: string;
-  d_seq: bigint | null;
+  /** bigints as text: the claiming statements go past Prisma (direct-query.ts) */
+  d_seq: string | null;
   d_entry_id: string | null;
   attempts: number;
   window_start: Date;
@@ -36,7 +37,7 @@ export interface ClaimRow {
   e_id: string | null;
   owner_id: string;
   sandbox: boolean;
-  seq: bigint;
+  seq: string;
   at: Date;
   type: string;
   actor: unknown;
@@ -54,7 +55,7 @@ export function claimed(r: ClaimRow): Claimed {
     id: r.id,
     webhookId: r.webhook_id,
     eventId: r.event_id,
-    seq: r.d_seq,
+    seq: r.d_seq === null ? null : BigInt(r.d_seq),
     entryId: r.d_entry_id,
     attempts: r.attempts,
     windowStart: r.window_start,
@@ -66,10 +67,10 @@ export function claimed(r: ClaimRow): Claimed {
 /** What a claiming UPDATE returns (as `c`), and the rows made of it: each with its endpoint and record. */
 export const CLAIMED_RETURNING = Prisma.sql`RETURNING id, webhook_id, event_id, attempts, window_start, payload, seq, entry_id`;
 export const CLAIMED_COLUMNS = Prisma.sql`
-           c.id::text, c.webhook_id::text, c.event_id::text, c.seq AS d_seq, c.entry_id::text AS d_entry_id,
+           c.id::text, c.webhook_id::text, c.event_id::text, c.seq::text AS d_seq, c.entry_id::text AS d_entry_id,
            c.attempts, c.window_start, c.payload,
            w.url, w.secret, w.previous_secret, w.previous_secret_until,
-           e.id::text AS e_id, e.owner_id::text, e.sandbox, e.seq, e.at, e.type, e.actor, e.entry_id::text,
+           e.id::text AS e_id, e.owner_id::text, e.sandbox, e.seq::text, e.at, e.type, e.actor, e.entry_id::text,
            e.file_id::text, e.version, e.data, e.request_id, e.prev_hash, e.hash`;
 export const CLAIMED_FROM = Prisma.sql`
       FROM c JOIN webhooks w ON w.id = c.webhook_id
@@ -85,7 +86,7 @@ function deliveryBody(r: ClaimRow): string | undefined {
       id: r.e_id,
       ownerId: r.owner_id,
       sandbox: r.sandbox,
-      seq: r.seq,
+      seq: BigInt(r.seq),
       at: r.at,
       type: r.type,
       actor: r.actor as Prisma.JsonValue,

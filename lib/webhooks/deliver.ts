@@ -4,6 +4,7 @@
 // the same endpoint is pending; records of other entries never wait.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
+import { queryDirect } from '../db/direct-query';
 import { Prisma } from '../db/generated/client';
 import { log } from '../log';
 import type { Resolver } from './address-rules';
@@ -21,29 +22,48 @@ export { type Claimed, LEASE_MS };
  * needs (the endpoint, and the record it sends), in one statement: an attempt reads nothing more.
  */
 export async function claimDeliveries(db: Db, holder: string, now: Date, max: number, leaseMs = LEASE_MS): Promise<Claimed[]> {
-  const rows = await db.$queryRaw<ClaimRow[]>(claimSql(holder, now, max, leaseMs));
+  const rows = await queryDirect<ClaimRow>(db, claimSql(holder, now, max, leaseMs));
   return rows.map(claimed);
 }
 
 /**
- * The claim's statement (exported for the plan test): a candidate is due when no earlier record of
- * its endpoint and entry is pending; the plan reads pending deliveries only, so an entry's
- * finished ones (thousands, for a file replaced all day) are never read again.
+ * The claim's statement (exported for the plan test). A delivery of an entry is due only at the
+ * head of its queue (its endpoint's and entry's lowest-seq pending delivery): a later record waits
+ * while an earlier one is pending. The heads are found by a skip scan over the pending rows of
+ * index (state, webhook_id, entry_id, seq): one index probe per queue, so a claim reads neither the
+ * finished deliveries (thousands for an entry replaced all day) nor the records queued behind a head
+ * (tens of thousands when one entry's writes outrun the receiver). Deliveries without an entry (and
+ * test messages) wait for nothing.
  */
 export function claimSql(holder: string, now: Date, max: number, leaseMs = LEASE_MS) {
   const until = new Date(now.getTime() + leaseMs);
   return Prisma.sql`
-    WITH c AS (
+    WITH RECURSIVE heads AS (
+      (SELECT d.id, d.webhook_id, d.entry_id, d.seq, d.next_attempt_at, d.lease_until FROM webhook_deliveries d
+        WHERE d.state = 'pending' AND d.entry_id IS NOT NULL
+        ORDER BY d.state, d.webhook_id, d.entry_id, d.seq LIMIT 1)
+      UNION ALL
+      SELECT n.* FROM heads h CROSS JOIN LATERAL (
+        SELECT d.id, d.webhook_id, d.entry_id, d.seq, d.next_attempt_at, d.lease_until FROM webhook_deliveries d
+         WHERE d.state = 'pending' AND d.entry_id IS NOT NULL AND (d.webhook_id, d.entry_id) > (h.webhook_id, h.entry_id)
+         ORDER BY d.state, d.webhook_id, d.entry_id, d.seq LIMIT 1) n
+    ), due AS (
+      SELECT h.id, h.webhook_id, h.seq, h.next_attempt_at FROM heads h
+       WHERE h.next_attempt_at <= ${now} AND (h.lease_until IS NULL OR h.lease_until <= ${now})
+      UNION ALL
+      (SELECT d.id, d.webhook_id, d.seq, d.next_attempt_at FROM webhook_deliveries d
+        WHERE d.state = 'pending' AND d.entry_id IS NULL AND d.next_attempt_at <= ${now}
+          AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+        ORDER BY d.next_attempt_at LIMIT ${max}::int)
+    ), c AS (
       UPDATE webhook_deliveries SET lease_holder = ${holder}::uuid, lease_until = ${until}
        WHERE id IN (
-         SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-          WHERE d.state = 'pending' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now})
-            AND NOT w.disabled
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
-                             WHERE p.webhook_id = d.webhook_id AND p.entry_id = d.entry_id AND p.state = 'pending' AND p.seq < d.seq)
-          ORDER BY d.next_attempt_at, d.seq LIMIT ${max}::int
-            FOR UPDATE OF d SKIP LOCKED)
-         AND (lease_until IS NULL OR lease_until <= ${now})
+         SELECT d.id FROM webhook_deliveries d
+          WHERE d.id = ANY (ARRAY(SELECT x.id FROM due x JOIN webhooks w ON w.id = x.webhook_id WHERE NOT w.disabled
+                                   ORDER BY x.next_attempt_at, x.seq LIMIT ${max}::int))
+            FOR UPDATE SKIP LOCKED)
+         -- checked again on the row as locked (another instance may have claimed or finished it)
+         AND state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
       ${CLAIMED_RETURNING})
     ${CLAIMED_ROWS}`;
 }
@@ -59,6 +79,10 @@ export interface AttemptOptions {
   leaseMs?: number;
   /** records successes together (record-successes.ts): the engine's one; else one for this attempt */
   successes?: SuccessRecorder;
+  /** whether a success still leases and sends its entry's next record (not while the instance is busy: pace.ts) */
+  chaining?: () => boolean;
+  /** told of each attempt made (the engine counts them) */
+  onAttempt?: () => void;
 }
 
 /** An entry's records sent one after another by one attempt at most (then a round gives others their turn). */
@@ -76,7 +100,8 @@ export async function attemptDelivery(options: AttemptOptions, first: Claimed): 
   let d: Claimed | undefined = first;
   let firstResult: SendResult | undefined;
   for (let n = 1; d; n++) {
-    const { result, next }: { result?: SendResult; next?: Claimed } = await attemptOne(o, d, n < CHAIN_MAX);
+    const chain = n < CHAIN_MAX && (o.chaining?.() ?? true);
+    const { result, next }: { result?: SendResult; next?: Claimed } = await attemptOne(o, d, chain);
     firstResult ??= result;
     d = next;
   }
@@ -90,6 +115,7 @@ async function attemptOne(
 ): Promise<{ result?: SendResult; next?: Claimed }> {
   const { hook, body } = d;
   if (!body) return {};
+  o.onAttempt?.();
   const at = o.now();
   const secrets = [o.settings.box.open(hook.secret)];
   if (hook.previousSecret && hook.previousSecretUntil && hook.previousSecretUntil > at)

@@ -4,15 +4,22 @@
 // order (the head row serialises its appends), the statement reads the head and the records in
 // one snapshot, and the cursor moves only with the rows it inserted. Nothing on the write path.
 import type { Db } from '../db/client';
+import { queryDirect } from '../db/direct-query';
+import { Prisma } from '../db/generated/client';
 
 /** Records read per endpoint per round. */
 export const SCAN_BATCH = 500;
 
-/** Delivery rows made for the records committed since the last scan; the number of endpoints that moved. */
-export async function scanEvents(db: Db, now: Date): Promise<number> {
-  const moved = await db.$queryRaw<{ id: string }[]>`
+/**
+ * Delivery rows made for the records committed since the last scan, up to `batch` records per
+ * endpoint; the number of endpoints that moved.
+ */
+export async function scanEvents(db: Db, now: Date, batch = SCAN_BATCH): Promise<number> {
+  const moved = await queryDirect<{ id: string }>(
+    db,
+    Prisma.sql`
     WITH w AS (
-      SELECT w.id, w.owner_id, w.sandbox, w.scanned_seq, w.types, LEAST(h.seq, w.scanned_seq + ${SCAN_BATCH}::int) AS upto
+      SELECT w.id, w.owner_id, w.sandbox, w.scanned_seq, w.types, LEAST(h.seq, w.scanned_seq + ${batch}::int) AS upto
         FROM webhooks w JOIN chain_heads h ON h.owner_id = w.owner_id AND h.sandbox = w.sandbox
        WHERE NOT w.disabled AND h.seq > w.scanned_seq
          FOR UPDATE OF w SKIP LOCKED
@@ -23,6 +30,7 @@ export async function scanEvents(db: Db, now: Date): Promise<number> {
        WHERE '*' = ANY (w.types) OR e.type = ANY (w.types)
       ON CONFLICT (webhook_id, event_id) DO NOTHING
     )
-    UPDATE webhooks SET scanned_seq = w.upto FROM w WHERE webhooks.id = w.id RETURNING webhooks.id::text`;
+    UPDATE webhooks SET scanned_seq = w.upto FROM w WHERE webhooks.id = w.id RETURNING webhooks.id::text`,
+  );
   return moved.length;
 }
