@@ -5,6 +5,7 @@
 // Statistics as the embedded database has them (it has no autovacuum): none.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/client';
 import { TEST_ACTOR } from '../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
@@ -13,6 +14,18 @@ import { claimDeliveries, claimSql } from './deliver';
 import { secretBox } from './secret-box';
 
 const settings: WebhookSettings = { rules: { allowHttp: true, allowPrivate: true }, box: secretBox('k'.repeat(40)) };
+
+/** A new workspace with an endpoint on `*` (never sent to: the tests only claim). */
+async function hookedWorkspace(db: Db, name: string) {
+  const chain = { ownerId: (await createTestOwner(db, name)).id, sandbox: false };
+  return createWebhook({
+    db,
+    target: chain,
+    input: { url: 'http://127.0.0.1:9/hook', types: ['*'], description: '' },
+    actor: TEST_ACTOR,
+    settings,
+  });
+}
 
 describe.each(testDatabases())('the webhook claim on %s', (database) => {
   let w: TestWorld;
@@ -23,14 +36,7 @@ describe.each(testDatabases())('the webhook claim on %s', (database) => {
 
   it("reads only pending deliveries to decide an entry's next, however many have finished", async () => {
     const db = w.db.prisma;
-    const chain = { ownerId: (await createTestOwner(db, 'Busy entry')).id, sandbox: false };
-    const hook = await createWebhook({
-      db,
-      target: chain,
-      input: { url: 'http://127.0.0.1:9/hook', types: ['*'], description: '' },
-      actor: TEST_ACTOR,
-      settings,
-    });
+    const hook = await hookedWorkspace(db, 'Busy entry');
     const entry = randomUUID();
     const finished = 20_000;
     // An entry whose file was replaced all day: its records delivered, then two pending.
@@ -57,14 +63,7 @@ describe.each(testDatabases())('the webhook claim on %s', (database) => {
 
   it('reads no record queued behind its entry’s head, however many wait there, and sends the other entries’', async () => {
     const db = w.db.prisma;
-    const chain = { ownerId: (await createTestOwner(db, 'Hot entry')).id, sandbox: false };
-    const hook = await createWebhook({
-      db,
-      target: chain,
-      input: { url: 'http://127.0.0.1:9/hook', types: ['*'], description: '' },
-      actor: TEST_ACTOR,
-      settings,
-    });
+    const hook = await hookedWorkspace(db, 'Hot entry');
     const [hot, quiet] = [randomUUID(), randomUUID()];
     const queued = 20_000;
     // One entry's writes outran the receiver: its first record in flight (leased), the rest behind it.
