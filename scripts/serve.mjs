@@ -172,13 +172,12 @@ const server = http.createServer(
     // The app echoes this id (lib/http/request-id.ts keeps a sane caller's id the same way).
     const requestId = SAFE_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id'] : randomUUID();
     req.headers['x-request-id'] = requestId;
-    const started = performance.now();
-    // what work in the background yields to (lib/request-load.mjs)
+    // when it started, and what work in the background yields to (lib/request-load.mjs)
     const load = requestStarted();
     // The path only: a query may hold a capability (a file url's signature).
     const pathname = (req.url ?? '/').split('?')[0];
     res.once('close', () => {
-      const ms = performance.now() - started;
+      const ms = performance.now() - load.start;
       requestEnded(load);
       const entry = {
         request_id: requestId,
