@@ -102,9 +102,11 @@ describe.each(testDatabases())('list plans at %s scale', (database) => {
 
   it('pages the list, a deep page and a folder subtree by index ranges', async () => {
     expect(await pinned('first page', listSql(target, entries({})))).toBe(21);
-    // A page 9,000 deep starts where its cursor points.
+    // A page 6,000 deep starts where its cursor points (more above it than READ_BOUND). Not 9,000:
+    // with only 999 rows left below the cursor, PGlite's planner now and then chose to sort those
+    // 999 (a bitmap scan), cheap at any scale but not the plan this pins; as with the subtree below.
     const deep = await w.db.prisma.$queryRaw<{ id: string; created_at: Date }[]>`
-      SELECT id::text, created_at FROM entries WHERE owner_id = ${target.ownerId}::uuid ORDER BY created_at DESC, id DESC OFFSET 9000 LIMIT 1`;
+      SELECT id::text, created_at FROM entries WHERE owner_id = ${target.ownerId}::uuid ORDER BY created_at DESC, id DESC OFFSET 6000 LIMIT 1`;
     const cursor = encodeCursor({ createdAt: deep[0].created_at, id: deep[0].id });
     expect(await pinned('deep page', listSql(target, entries({ cursor })))).toBe(21);
     expect(await pinned('subtree', listSql(target, entries({ folder: 'sales/2023' })))).toBe(21);
