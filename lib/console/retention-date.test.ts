@@ -1,6 +1,6 @@
 // The console's example retain-until date is the database's: retentionDate against
 // silo_retention_date (migration `retention`) for both kinds of rule, on year ends, leap days and
-// long spans, and for random moments (fast-check).
+// long spans, for random moments (fast-check), and in a session whose time zone is not UTC.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
@@ -50,6 +50,21 @@ describe.each(testDatabases())('retentionDate is the database’s (%s)', (databa
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('counts in UTC whatever time zone the session has', async () => {
+    // A database whose default zone is not UTC: days added across a daylight-saving change must not
+    // move the date by an hour (silo_retention_date was once counted in the session's zone). In
+    // text both ways: the driver's own conversions assume UTC sessions.
+    const at = new Date('2026-03-10T12:00:00.000Z');
+    const [, [row]] = await w.db.prisma.$transaction([
+      w.db.prisma.$executeRawUnsafe("SET LOCAL TIME ZONE 'Europe/Berlin'"),
+      w.db.prisma.$queryRaw<{ d: string }[]>`
+        SELECT to_char("silo_retention_date"('stored', 0, 30, ${at.toISOString()}::timestamptz) AT TIME ZONE 'UTC',
+                       'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS d`,
+    ]);
+    expect(row.d).toBe('2026-04-09T12:00:00.000Z');
+    expect(retentionDate({ years: 0, days: 30, from: 'stored' }, at).toISOString()).toBe('2026-04-09T12:00:00.000Z');
   });
 
   it('shows the date in UTC', () => {
