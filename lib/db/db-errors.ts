@@ -127,5 +127,51 @@ export function isDatabaseBusy(err: unknown): boolean {
   return false;
 }
 
+/** Node's errors for a connection that could not be made or was lost. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+/**
+ * PostgreSQL's: a connection exception (class 08), or the server shutting down or starting
+ * (57P01–57P03); Prisma's: P1001 "Can't reach database server", P1002 reached but timed out, P1017
+ * "Server has closed the connection".
+ */
+const UNREACHABLE_STATES = /^(08[0-9A-Z]{3}|57P0[123]|P1001|P1002|P1017)$/;
+/** node-postgres's own words for a connection that ended under a query or could not start. */
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|connection (is )?closed|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+
+/**
+ * PostgreSQL could not be reached, or went away under the request (stopped, restarted, a network
+ * cut): the server's problem, not a bug and not load: 503 `database_unavailable` with Retry-After
+ * (to-api-error.ts), at once rather than after DATABASE_WAIT_SECONDS. The transaction that met it
+ * rolled back with its connection, unless the connection was lost during the COMMIT itself, whose
+ * outcome no client can know (docs/api.md: retry a write idempotently).
+ */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const look = (e: unknown, depth: number): boolean => {
+    if (!e || typeof e !== 'object' || depth > 5 || seen.has(e)) return false;
+    seen.add(e);
+    const x = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown; originalCode?: unknown; syscall?: unknown };
+    // a socket's own error (connect, read, write, getaddrinfo): not a client's aborted request,
+    // which carries ECONNRESET without one
+    if (typeof x.code === 'string' && typeof x.syscall === 'string' && UNREACHABLE_CODES.has(x.code)) return true;
+    for (const code of [x.code, x.originalCode]) if (typeof code === 'string' && UNREACHABLE_STATES.test(code)) return true;
+    if (typeof x.message === 'string' && UNREACHABLE_MESSAGES.test(x.message)) return true;
+    // Node's connect tries each address of a name: AggregateError of one refusal per address
+    if (Array.isArray(x.errors) && x.errors.some((i) => look(i, depth + 1))) return true;
+    return look(x.cause, depth + 1);
+  };
+  return look(err, 0);
+}
+
 /** The log level of a background job's failure: a busy database is load, warned of; anything else an error. */
 export const failureLevel = (err: unknown): 'warn' | 'error' => (isDatabaseBusy(err) ? 'warn' : 'error');

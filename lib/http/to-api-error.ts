@@ -1,13 +1,17 @@
 // What a thrown error means for the caller: an ApiError as it is, a full or failing blob store as
-// 507/503 and a database with no connection free in time as 503 `busy` (the server's problem, not
-// a bug), anything else as 500 `internal`, logged.
-import { isDatabaseBusy } from '../db/db-errors';
+// 507/503, a database with no connection free in time as 503 `busy` and one that cannot be reached
+// as 503 `database_unavailable` (the server's problem, not a bug), anything else as 500 `internal`,
+// logged.
+import { isDatabaseBusy, isDatabaseUnreachable } from '../db/db-errors';
 import { ApiError, isApiError } from '../errors';
 import { log } from '../log';
 import { storeFailure } from '../storage/blob-store';
 
 /** Seconds a client is asked to wait before it sends a request refused as busy again. */
 const BUSY_RETRY_AFTER = 2;
+
+/** Seconds a client is asked to wait after the database could not be reached (a restart takes a few). */
+const UNAVAILABLE_RETRY_AFTER = 5;
 
 /** Turns anything thrown into an ApiError; unknown errors become `internal` and are logged. */
 export function toApiError(err: unknown, requestId: string): ApiError {
@@ -26,6 +30,14 @@ export function toApiError(err: unknown, requestId: string): ApiError {
     return new ApiError('busy', `The server is busy; try again in ${BUSY_RETRY_AFTER} seconds (request id ${requestId})`, {
       headers: { 'Retry-After': String(BUSY_RETRY_AFTER) },
     });
+  }
+  if (isDatabaseUnreachable(err)) {
+    log.error({ request_id: requestId, error: String((err as Error)?.message ?? err) }, 'database unavailable');
+    return new ApiError(
+      'database_unavailable',
+      `The database is unavailable; try again in ${UNAVAILABLE_RETRY_AFTER} seconds (request id ${requestId})`,
+      { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER) } },
+    );
   }
   log.error({ err, request_id: requestId }, 'internal error');
   return new ApiError('internal', `Internal error; request id ${requestId}`);

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   not_ready: 503,
   busy: 503,
   storage_unavailable: 503,
+  database_unavailable: 503,
   insufficient_storage: 507,
 } as const;
 
