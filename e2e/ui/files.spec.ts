@@ -175,6 +175,46 @@ test('a broken upload is retried and resumes where it stopped', async ({ page, a
   expect(list[0]).toMatchObject({ name: 'receipt.bin', stored: true, size: file.size, hash: sha256(bytes) });
 });
 
+test('an upload the server answers busy is tried again by itself after its Retry-After', async ({
+  page,
+  adminAccount,
+  newOwner,
+  request,
+}) => {
+  const owner = await newOwner('Busy Co');
+  await signIn(page, adminAccount);
+  const entryId = await newEntry(page, owner.id, 'Busy receipts');
+  const file = { name: 'busy.bin', type: 'application/octet-stream', size: 300_000, seed: 5 };
+  const bytes = patternBytes(file.size, file.seed);
+
+  // The first PUT of the bytes meets a busy server: the answer the server gives when no database
+  // connection comes free in time (lib/db/busy.test.ts makes it for real), with its Retry-After.
+  const puts: string[] = [];
+  page.on('request', (r) => r.method() === 'PUT' && /\/silo\/v1\/files\//.test(r.url()) && puts.push(r.url()));
+  let refused = false;
+  await page.route(/\/silo\/v1\/files\//, async (route) => {
+    if (route.request().method() !== 'PUT' || refused) return route.continue();
+    refused = true;
+    await route.fulfill({
+      status: 503,
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '1' },
+      body: JSON.stringify({ code: 503, key: 'busy', message: 'The server is busy; try again in 1 seconds (request id test)' }),
+    });
+  });
+
+  await dropFiles(page, page.getByTestId('dropzone'), [file]);
+  await page.getByRole('button', { name: 'Upload 1 file' }).click();
+  const row = page.getByTestId('upload-row');
+  await expect(row.getByRole('alert')).toHaveText('The server is busy; trying again in 1 s (1 of 3)');
+  // no click: the queue tries again by itself
+  await expect(row).toHaveAttribute('data-status', 'stored');
+  expect(puts).toHaveLength(2);
+  expect(puts[1]).toBe(puts[0]);
+  const list = (await (await request.get(`/silo/v1/entries/${entryId}/files`, { headers: bearer(owner.liveKey) })).json()).list;
+  expect(list).toHaveLength(1);
+  expect(list[0]).toMatchObject({ name: 'busy.bin', stored: true, size: file.size, hash: sha256(bytes) });
+});
+
 /** A 2×2 PNG, made here so the test needs no fixture file. */
 function tinyPng(): Buffer {
   const crc = (buf: Buffer) => {

@@ -6,6 +6,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     readonly key: string,
     readonly fields?: Record<string, string>,
+    /** seconds the server asked to wait before trying again (Retry-After), when it said */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiFailure';
@@ -43,14 +45,16 @@ export async function api<T>(path: string, opts: CallOptions = {}): Promise<T> {
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   const body = text ? safeJson(text) : undefined;
-  if (!res.ok) throw failure(res.status, body);
+  if (!res.ok) throw failure(res.status, body, res.headers.get('Retry-After'));
   return body as T;
 }
 
 /** The contract's error body (or whatever came) as an ApiFailure carrying its `message`. */
-export function failure(status: number, body: unknown): ApiFailure {
+export function failure(status: number, body: unknown, retryAfter?: string | null): ApiFailure {
   const e = (body ?? undefined) as { message?: string; key?: string; fields?: Record<string, string> } | undefined;
-  return new ApiFailure(e?.message ?? `The server answered ${status}`, status, e?.key ?? 'unknown', e?.fields);
+  // Retry-After in seconds (the API's form); an HTTP date or anything else is not kept
+  const wait = retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  return new ApiFailure(e?.message ?? `The server answered ${status}`, status, e?.key ?? 'unknown', e?.fields, wait);
 }
 
 function safeJson(text: string): unknown {

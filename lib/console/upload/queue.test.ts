@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiFailure } from '../api';
 import type { FileRecord } from '../../schemas/records';
-import { UploadQueue, type UploadItem, type UploadStatus } from './queue';
+import { AUTO_RETRIES, UploadQueue, type UploadItem, type UploadStatus } from './queue';
 import { ConnectionLost, type SendOptions } from './send-bytes';
 import type { PlaceholderRequest, UploadTransport } from './transport';
 
@@ -224,6 +224,51 @@ describe('UploadQueue', () => {
     expect(t.queue.snapshot().map((i) => i.file.name)).toEqual(['1.txt', '3.txt', '4.txt']);
     expect(t.hashes).toHaveLength(3); // the freed slot did not start the cancelled file
     expect(t.item('4.txt').status).toBe('cancelled');
+  });
+
+  it('tries a busy answer again by itself after its Retry-After, resuming, up to AUTO_RETRIES in a row', async () => {
+    const busy = () => new ApiFailure('The server is busy; try again in 1 seconds', 503, 'busy', undefined, 1);
+    const t = await failedUpload(busy());
+    expect(t.item('a.txt')).toMatchObject({ status: 'failed', error: `The server is busy; trying again in 1 s (1 of ${AUTO_RETRIES})` });
+    t.answerHead(async () => 30);
+    await new Promise((r) => setTimeout(r, 1_100));
+    // resumed from what the server holds, on the same placeholder
+    expect(t.heads).toEqual(['/upload/1']);
+    expect(t.sends[1].o).toMatchObject({ url: '/upload/1', offset: 30 });
+    // the server busy every time: after AUTO_RETRIES tries by itself, the user decides
+    for (let n = 1; n <= AUTO_RETRIES; n++) {
+      t.sends[n].reject(busy());
+      await settle();
+      if (n < AUTO_RETRIES) await new Promise((r) => setTimeout(r, 1_100));
+    }
+    expect(t.sends).toHaveLength(AUTO_RETRIES + 1);
+    expect(t.item('a.txt')).toMatchObject({ status: 'failed', error: 'The server is busy; try again in 1 seconds' });
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(t.sends).toHaveLength(AUTO_RETRIES + 1);
+    // the user's retry starts a new count, and a success ends it
+    t.queue.start(t.item('a.txt').id);
+    await settle();
+    t.sends[AUTO_RETRIES + 1].reject(busy());
+    await settle();
+    expect(t.item('a.txt').error).toBe(`The server is busy; trying again in 1 s (1 of ${AUTO_RETRIES})`);
+    await new Promise((r) => setTimeout(r, 1_100));
+    t.sends[AUTO_RETRIES + 2].resolve(record('a.txt', 'fa', '/upload/1', true));
+    await settle();
+    expect(t.item('a.txt').status).toBe('stored');
+  });
+
+  it('does not try again by itself after anything but a busy answer, nor once cancelled', async () => {
+    const t = await failedUpload(new ApiFailure('The bytes do not match', 422, 'checksum_mismatch'));
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(t.sends).toHaveLength(1);
+    expect(t.item('a.txt')).toMatchObject({ status: 'failed', error: 'The bytes do not match' });
+
+    const u = await failedUpload(new ApiFailure('Busy', 429, 'rate_limited', undefined, 1));
+    expect(u.item('a.txt').error).toMatch(/trying again in 1 s/);
+    u.queue.cancel(u.item('a.txt').id);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(u.sends).toHaveLength(1);
+    expect(u.item('a.txt').status).toBe('cancelled');
   });
 
   it('clears stored files and keeps the rest', async () => {

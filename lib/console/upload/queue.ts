@@ -1,6 +1,8 @@
 // The upload queue of one entry: each dropped file goes ready → hashing → creating → uploading →
 // stored (or failed / cancelled, from where it can be retried). A retry resumes: the hash and the
-// placeholder are kept, and HEAD {url} tells how many bytes the server already holds.
+// placeholder are kept, and HEAD {url} tells how many bytes the server already holds. A server that
+// answers busy or unavailable (503, or 429) is tried again by itself after the Retry-After it asked
+// for, AUTO_RETRIES times in a row, before the file is left failed for the user to retry.
 import { ApiFailure } from '../api';
 import { must } from '../../must';
 import type { FileRecord } from '../../schemas/records';
@@ -36,6 +38,11 @@ export interface UploadItem {
 }
 
 const MAX_PARALLEL = 3;
+/** Busy answers (503, 429) in a row a file is tried again after by itself. */
+export const AUTO_RETRIES = 3;
+/** Seconds waited when a busy answer says nothing of when to come back; at most MAX_WAIT_S. */
+const DEFAULT_WAIT_S = 5;
+const MAX_WAIT_S = 60;
 const BUSY: UploadStatus[] = ['hashing', 'creating', 'uploading'];
 let counter = 0;
 
@@ -46,6 +53,9 @@ export class UploadQueue {
   private listeners = new Set<() => void>();
   private controllers = new Map<string, AbortController>();
   private waiting: string[] = [];
+  /** the busy answers each file met in a row, and the timer that tries it again */
+  private busyTries = new Map<string, number>();
+  private retryTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
     private entryId: string,
@@ -88,10 +98,12 @@ export class UploadQueue {
 
   start(id: string) {
     const item = this.get(id);
+    this.busyTries.delete(id);
     if (item && ['ready', 'failed', 'cancelled'].includes(item.status)) this.enqueue(id);
   }
 
   cancel(id: string) {
+    this.stopRetryTimer(id);
     this.waiting = this.waiting.filter((w) => w !== id);
     this.controllers.get(id)?.abort();
     const item = this.get(id);
@@ -110,6 +122,7 @@ export class UploadQueue {
   }
 
   private enqueue(id: string) {
+    this.stopRetryTimer(id);
     this.patch(id, { status: 'ready', error: undefined });
     if (!this.waiting.includes(id)) this.waiting.push(id);
     this.pump();
@@ -147,8 +160,39 @@ export class UploadQueue {
       await this.upload(id, offset, signal);
     } catch (err) {
       if ((err as Error).name === 'AbortError') return;
-      this.patch(id, { status: 'failed', speed: 0, error: (err as Error).message });
+      const wait = this.busyWait(id, err);
+      if (wait === undefined) return this.patch(id, { status: 'failed', speed: 0, error: (err as Error).message });
+      const tries = this.busyTries.get(id) ?? 0;
+      this.patch(id, {
+        status: 'failed',
+        speed: 0,
+        error: `The server is busy; trying again in ${wait} s (${tries} of ${AUTO_RETRIES})`,
+      });
+      this.retryTimers.set(
+        id,
+        setTimeout(() => {
+          this.retryTimers.delete(id);
+          if (this.get(id)?.status === 'failed') this.enqueue(id);
+        }, wait * 1000),
+      );
     }
+  }
+
+  /** Seconds to wait before trying again by itself after `err`, or undefined: the user decides. */
+  private busyWait(id: string, err: unknown): number | undefined {
+    if (!(err instanceof ApiFailure) || (err.status !== 503 && err.status !== 429)) return undefined;
+    const tries = (this.busyTries.get(id) ?? 0) + 1;
+    if (tries > AUTO_RETRIES) {
+      this.busyTries.delete(id);
+      return undefined;
+    }
+    this.busyTries.set(id, tries);
+    return Math.min(Math.max(err.retryAfter ?? DEFAULT_WAIT_S, 1), MAX_WAIT_S);
+  }
+
+  private stopRetryTimer(id: string) {
+    clearTimeout(this.retryTimers.get(id));
+    this.retryTimers.delete(id);
   }
 
   /** POST creates the placeholder; PUT with its id asks again (same request) for a fresh url. */
@@ -196,6 +240,7 @@ export class UploadQueue {
         this.patch(id, { sent, speed, eta: secondsLeft(item.file.size - sent, speed) });
       },
     });
+    this.busyTries.delete(id);
     this.patch(id, { status: 'stored', record, sent: item.file.size, speed: 0, eta: 0 });
     this.onStored(record);
   }

@@ -11,6 +11,7 @@ class FakeXhr {
   body: Blob | undefined;
   status = 0;
   responseText = '';
+  responseHeaders: Record<string, string> = {};
   upload: { onprogress?: (e: { loaded: number }) => void } = {};
   onload?: () => void;
   onerror?: () => void;
@@ -32,8 +33,12 @@ class FakeXhr {
   abort() {
     this.onabort?.();
   }
-  answer(status: number, body: unknown) {
+  getResponseHeader(name: string) {
+    return this.responseHeaders[name.toLowerCase()] ?? null;
+  }
+  answer(status: number, body: unknown, headers: Record<string, string> = {}) {
     this.status = status;
+    this.responseHeaders = headers;
     this.responseText = JSON.stringify(body);
     this.onload?.();
   }
@@ -75,6 +80,14 @@ describe('sendBytes', () => {
     const refused = send(0);
     FakeXhr.last.answer(409, { key: 'hash_mismatch', message: 'The bytes do not match sha256' });
     await expect(refused).rejects.toMatchObject({ status: 409, key: 'hash_mismatch', message: 'The bytes do not match sha256' });
+
+    // a busy answer carries the seconds it asks to wait (an HTTP date is not kept)
+    const busy = send(0);
+    FakeXhr.last.answer(503, { key: 'busy', message: 'The server is busy' }, { 'retry-after': '2' });
+    await expect(busy).rejects.toMatchObject({ status: 503, key: 'busy', retryAfter: 2 });
+    const dated = send(0);
+    FakeXhr.last.answer(503, { key: 'busy', message: 'The server is busy' }, { 'retry-after': 'Fri, 27 Nov 2026 23:59:00 GMT' });
+    await expect(dated).rejects.toMatchObject({ status: 503, retryAfter: undefined });
 
     const lost = send(0);
     FakeXhr.last.onerror!();

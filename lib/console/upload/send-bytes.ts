@@ -44,7 +44,7 @@ export function sendBytes(o: SendOptions): Promise<FileRecord> {
         body = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300 && body) return resolve(body as FileRecord);
-      reject(failure(xhr.status, body));
+      reject(failure(xhr.status, body, xhr.getResponseHeader('Retry-After')));
     };
     xhr.onerror = () => reject(new ConnectionLost());
     xhr.ontimeout = () => reject(new ConnectionLost());
