@@ -9,7 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
-import { openDatabase } from '../lib/db/client';
+import { configuredDatabase, openDatabase } from '../lib/db/client';
 import { DataDirInUse, embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { auditKey } from '../lib/events/signing-key';
 import { seedWorkspace } from '../lib/testing/seed-workspace';
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
   const where = c.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `the embedded database in ${path.join(c.DATA_DIR, 'db')}`;
   const fresh = !c.DATABASE_URL && !existsSync(path.join(c.DATA_DIR, 'db', 'PG_VERSION'));
   console.error(`seed: ${opts.entries} entries into ${where}${fresh ? ' (new)' : ''}`);
-  const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
+  const db = await openDatabase(configuredDatabase(c));
   try {
     const started = performance.now();
     let shown = started;

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
-import { openDatabase, setDatabase } from '../lib/db/client';
+import { configuredDatabase, openDatabase, setDatabase } from '../lib/db/client';
 import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { fsck, type FsckReport } from '../lib/silo/fsck';
 import { bindStore } from '../lib/silo/store-binding';
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
     mkdirSync(c.DATA_DIR, { recursive: true });
     lockDataDir(embeddedLockFile(c.DATA_DIR), 'npm run fsck');
   }
-  const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
+  const db = await openDatabase(configuredDatabase(c));
   setDatabase(db);
   try {
     // What the server reads, small blobs in the database included; each read from the database itself, not a cache.

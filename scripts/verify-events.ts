@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
-import { openDatabase } from '../lib/db/client';
+import { configuredDatabase, openDatabase } from '../lib/db/client';
 import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { chainName } from '../lib/events/chain';
 import { finalRecordHolds } from '../lib/events/deleted-chains';
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
   }
   const key = opts.publicKey ? publicKeyFrom(readFileSync(opts.publicKey, 'utf8')) : await auditKey();
   const tsaCert = opts.tsaCert ? readFileSync(opts.tsaCert, 'utf8') : pinnedTsaCert();
-  const db = await openDatabase({ url: c.DATABASE_URL, dataDir: path.join(c.DATA_DIR, 'db') });
+  const db = await openDatabase(configuredDatabase(c));
   try {
     const chains = await db.prisma.chainHead.findMany({
       where: opts.owner ? { ownerId: opts.owner } : {},

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { config, processSettings } from '../config';
+import { type Config, config, processSettings } from '../config';
 import { countQuery, countingQueries, currentRequest, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
@@ -270,15 +270,25 @@ function countingClient(adapter: SqlDriverAdapterFactory, transactionOptions: { 
 // PGlite on the same directory.
 const g = globalThis as unknown as { __siloDb?: Promise<Database> };
 
+/**
+ * The database the configuration names, opened as the server opens it: the scripts beside it (fsck,
+ * verify-events, the seed) take the same options, so a PgBouncer that needs
+ * DATABASE_PREPARED_STATEMENTS=false, or a longer DATABASE_WAIT_SECONDS, holds for them too.
+ */
+export function configuredDatabase(
+  c: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_PREPARED_STATEMENTS' | 'DATABASE_WAIT_SECONDS'> = config(),
+): OpenOptions {
+  return {
+    url: c.DATABASE_URL,
+    dataDir: path.join(c.DATA_DIR, 'db'),
+    preparedStatements: c.DATABASE_PREPARED_STATEMENTS,
+    waitMs: c.DATABASE_WAIT_SECONDS * 1000,
+  };
+}
+
 export function database(): Promise<Database> {
   if (!g.__siloDb) {
-    const c = config();
-    g.__siloDb = openDatabase({
-      url: c.DATABASE_URL,
-      dataDir: path.join(c.DATA_DIR, 'db'),
-      preparedStatements: c.DATABASE_PREPARED_STATEMENTS,
-      waitMs: c.DATABASE_WAIT_SECONDS * 1000,
-    });
+    g.__siloDb = openDatabase(configuredDatabase());
     g.__siloDb.catch(() => (g.__siloDb = undefined));
   }
   return g.__siloDb;
