@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { type Config, config, processSettings } from '../config';
+import { processSettings } from '../config';
 import { countQuery, countingQueries, currentRequest, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations, type SqlRunner } from './migrate';
@@ -13,6 +13,7 @@ import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigr
 import { startPgliteThread } from './pglite-thread';
 import { isStalePlan, statementName } from './prepared';
 import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, TRACKED_TABLES } from './read-cache';
+import { configuredDatabase } from './configured-database';
 import { watchWrites, writtenBy } from './watch-writes';
 
 export type Db = PrismaClient;
@@ -269,22 +270,6 @@ function countingClient(adapter: SqlDriverAdapterFactory, transactionOptions: { 
 // One database per process, kept on globalThis so Next's module reloading never opens a second
 // PGlite on the same directory.
 const g = globalThis as unknown as { __siloDb?: Promise<Database> };
-
-/**
- * The database the configuration names, opened as the server opens it: the scripts beside it (fsck,
- * verify-events, the seed) take the same options, so a PgBouncer that needs
- * DATABASE_PREPARED_STATEMENTS=false, or a longer DATABASE_WAIT_SECONDS, holds for them too.
- */
-export function configuredDatabase(
-  c: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_PREPARED_STATEMENTS' | 'DATABASE_WAIT_SECONDS'> = config(),
-): OpenOptions {
-  return {
-    url: c.DATABASE_URL,
-    dataDir: path.join(c.DATA_DIR, 'db'),
-    preparedStatements: c.DATABASE_PREPARED_STATEMENTS,
-    waitMs: c.DATABASE_WAIT_SECONDS * 1000,
-  };
-}
 
 export function database(): Promise<Database> {
   if (!g.__siloDb) {

@@ -2,7 +2,7 @@
 // verify-events, the seed) take too: a PgBouncer's DATABASE_PREPARED_STATEMENTS=false and the
 // configured DATABASE_WAIT_SECONDS hold for them as for the server.
 import { describe, expect, it } from 'vitest';
-import { configuredDatabase } from './client';
+import { configuredDatabase } from './configured-database';
 
 describe('configuredDatabase', () => {
   it('passes the URL, the data directory, prepared statements and the wait on', () => {
