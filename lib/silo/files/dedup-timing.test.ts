@@ -6,7 +6,9 @@
 // workspace) several times, deleting its copy after each, keeps each candidate's fastest store
 // (the least noisy measure) and calls the faster half "held". Chance classifies 10 of 20 right on
 // average; the old code (no write when the bytes existed) classified 20 of 20. Over RUNS runs the
-// attacker must average at most 12 of 20 (a fixed store; chance alone exceeds it about 0.3% of the time).
+// attacker must average at most 13 of 20: a fixed store does (chance alone exceeds 13 in 1 of 20,000
+// runs of a test; the bound of 12 it had, 1 in 240, failed one of five such tests in about 1 suite
+// in 50), and any leak that tells two in three apart on average does not.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../db/scope';
@@ -119,7 +121,7 @@ async function expectNoBetterThanChance(st: () => BlobStore, limits: FileLimits,
   const rights: number[] = [];
   for (let r = 0; r < RUNS; r++) rights.push(await attack(st(), limits, size, how));
   const mean = rights.reduce((a, b) => a + b, 0) / RUNS;
-  expect(mean, `classified right per run: ${rights.join(', ')}`).toBeLessThanOrEqual(12);
+  expect(mean, `classified right per run: ${rights.join(', ')}`).toBeLessThanOrEqual(13);
 }
 
 // Each test makes about 2 × RUNS × CANDIDATES × TRIES stores and deletes: 0.5–2.5 minutes on a loaded 2-core machine.
