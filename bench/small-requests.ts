@@ -18,7 +18,8 @@
 // BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped;
 // BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force; BENCH_LOG=file:
 // the measured server's log lines about webhooks, at debug level;
-// BENCH_ONLY=new,invoice: ping and only the requests whose names hold one of the words)
+// BENCH_ONLY=new,invoice: ping and only the requests whose names hold one of the words;
+// BENCH_LATENCY=1: wrk's latency distribution (p50, p75, p90, p99) of every run as it ends)
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,6 +84,8 @@ interface Result {
   rps: number;
   p99: number;
   errors: number;
+  /** wrk's latency distribution: "50% 16.38ms, 75% 17.39ms, 90% 20.64ms, 99% 40.25ms" */
+  latency?: string;
   /** CPU time per request, in ms: the server's main thread (HTTP, Next) and the whole process */
   mainMs?: number;
   processMs?: number;
@@ -225,7 +228,9 @@ async function wrk(url: string, script: string, seconds = SECONDS): Promise<Resu
   });
   const m = /RESULT (\S+) (\S+) (\d+)/.exec(stdout);
   if (!m) throw new Error(`wrk printed no result:\n${stdout}`);
-  return { rps: Number(m[1]), p99: Number(m[2]), errors: Number(m[3]) };
+  // wrk's latency distribution (--latency): "50% 16.38ms, 75% …"
+  const latency = (stdout.match(/^\s+(50|75|90|99)%\s+\S+/gm) ?? []).map((l) => l.trim().replace(/\s+/, ' ')).join(', ');
+  return { rps: Number(m[1]), p99: Number(m[2]), errors: Number(m[3]), latency };
 }
 
 async function api(server: SiloServer, method: string, p: string, key: string, body?: unknown, requestId?: string) {
@@ -367,6 +372,7 @@ async function bench(database: 'pglite' | 'postgres') {
       const before = cpuTicks(server.pid);
       const result = await wrk(server.url, c.script(w, SECONDS));
       const after = cpuTicks(server.pid);
+      if (process.env.BENCH_LATENCY) console.log(`  ${c.name}: ${result.latency}`);
       const requests = result.rps * SECONDS;
       // Ticks are 1/100 s; per request, in ms.
       return { ...result, mainMs: ((after.main - before.main) * 10) / requests, processMs: ((after.all - before.all) * 10) / requests };
