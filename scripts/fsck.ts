@@ -3,13 +3,11 @@
 // is there with the right size and bytes (and, on a local disk, still read-only); 1: some are
 // missing, damaged or writable; 2: it could not check. --fix frees unreferenced blobs and drops
 // dead held copies; --quick compares sizes (and file modes), not bytes.
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase, setDatabase } from '../lib/db/client';
 import { configuredDatabase } from '../lib/db/configured-database';
-import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
+import { lockExistingEmbedded } from '../lib/db/data-dir-lock';
 import { fsck, type FsckReport } from '../lib/silo/fsck';
 import { bindStore } from '../lib/silo/store-binding';
 import { blobStore } from '../lib/storage';
@@ -26,13 +24,7 @@ async function main(): Promise<number> {
     }
   loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
   const c = config();
-  if (!c.DATABASE_URL) {
-    const dir = path.join(c.DATA_DIR, 'db');
-    // Never create a database here: an empty one would make every blob look unreferenced.
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) throw new Error(`no embedded database at ${dir} (is DATA_DIR right?)`);
-    mkdirSync(c.DATA_DIR, { recursive: true });
-    lockDataDir(embeddedLockFile(c.DATA_DIR), 'npm run fsck');
-  }
+  if (!c.DATABASE_URL) lockExistingEmbedded(c.DATA_DIR, 'npm run fsck');
   const db = await openDatabase(configuredDatabase(c));
   setDatabase(db);
   try {

@@ -8,13 +8,12 @@
 // A deleted workspace's chains are checked by the final record its delete kept.
 // Exit 0: every chain holds; 1: a chain is broken (its first bad record is named); 2: it could not check.
 import { createHash, createPublicKey } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase } from '../lib/db/client';
 import { configuredDatabase } from '../lib/db/configured-database';
-import { embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
+import { lockExistingEmbedded } from '../lib/db/data-dir-lock';
 import { chainName } from '../lib/events/chain';
 import { finalRecordHolds } from '../lib/events/deleted-chains';
 import { auditKey } from '../lib/events/signing-key';
@@ -40,11 +39,7 @@ async function main(): Promise<number> {
   const opts = options(process.argv.slice(2));
   loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
   const c = config();
-  if (!c.DATABASE_URL) {
-    const dir = path.join(c.DATA_DIR, 'db');
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) throw new Error(`no embedded database at ${dir} (is DATA_DIR right?)`);
-    lockDataDir(embeddedLockFile(c.DATA_DIR), 'npm run verify-events');
-  }
+  if (!c.DATABASE_URL) lockExistingEmbedded(c.DATA_DIR, 'npm run verify-events');
   const key = opts.publicKey ? publicKeyFrom(readFileSync(opts.publicKey, 'utf8')) : await auditKey();
   const tsaCert = opts.tsaCert ? readFileSync(opts.tsaCert, 'utf8') : pinnedTsaCert();
   const db = await openDatabase(configuredDatabase(c));

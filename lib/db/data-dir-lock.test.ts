@@ -1,11 +1,11 @@
 // One process per embedded database directory.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { lockDataDir } from './data-dir-lock';
+import { lockDataDir, lockExistingEmbedded } from './data-dir-lock';
 
 let dir: string;
 let lock: string;
@@ -40,4 +40,16 @@ it('refuses while a live process holds it, and takes it over once that process i
 it('never guesses about a holder on another host', async () => {
   await writeFile(lock, holder(1, 'another-host'));
   expect(() => lockDataDir(lock, 'fsck')).toThrow(`remove ${lock} if it is no longer running`);
+});
+
+it("a script's lock refuses a data directory with no embedded database, and creates nothing", async () => {
+  expect(() => lockExistingEmbedded(dir, 'npm run fsck')).toThrow(`no embedded database at ${path.join(dir, 'db')} (is DATA_DIR right?)`);
+  expect(existsSync(lock)).toBe(false);
+  expect(existsSync(path.join(dir, 'db'))).toBe(false);
+  await mkdir(path.join(dir, 'db'));
+  await writeFile(path.join(dir, 'db', 'PG_VERSION'), '17\n');
+  const release = lockExistingEmbedded(dir, 'npm run fsck');
+  expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid, what: 'npm run fsck' });
+  release();
+  expect(existsSync(lock)).toBe(false);
 });

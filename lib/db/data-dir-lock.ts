@@ -1,8 +1,8 @@
 // One process per embedded database: PGlite has no lock of its own, and two processes on one data
-// directory corrupt it. The server and `npm run fsck` hold <DATA_DIR>/db.lock while they run; a
-// lock whose process is gone (killed, crashed) is taken over.
+// directory corrupt it. The server and the scripts (fsck, verify-events, the seed) hold
+// <DATA_DIR>/db.lock while they run; a lock whose process is gone (killed, crashed) is taken over.
 import { randomUUID } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -28,6 +28,17 @@ export class DataDirInUse extends Error {
         : `the embedded database is in use by ${holder.what} (pid ${holder.pid} on host ${holder.host}); stop it first, or remove ${lockFile} if it is no longer running`,
     );
   }
+}
+
+/**
+ * A script's lock on an embedded database that must exist already (fsck, verify-events): it never
+ * creates one, since an empty database would make every blob look unreferenced and every chain
+ * empty. Throws when there is none under `dataDir`, else as lockDataDir; returns the release.
+ */
+export function lockExistingEmbedded(dataDir: string, what: string): () => void {
+  const dir = path.join(dataDir, 'db');
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) throw new Error(`no embedded database at ${dir} (is DATA_DIR right?)`);
+  return lockDataDir(embeddedLockFile(dataDir), what);
 }
 
 /** Takes the lock for `what` ("the Silo server", "fsck") or throws DataDirInUse; returns its release. */
