@@ -19,7 +19,8 @@
 // BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force; BENCH_LOG=file:
 // the measured server's log lines about webhooks, at debug level;
 // BENCH_ONLY=new,invoice: ping and only the requests whose names hold one of the words;
-// BENCH_LATENCY=1: wrk's latency distribution (p50, p75, p90, p99) of every run as it ends)
+// BENCH_LATENCY=1: wrk's latency distribution (p50, p75, p90, p99) of every run as it ends;
+// BENCH_RUNS_SHOWN=1: every run as it ends, with its CPU per request (PostgreSQL's too) and the deliveries during it)
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,6 +90,8 @@ interface Result {
   /** CPU time per request, in ms: the server's main thread (HTTP, Next) and the whole process */
   mainMs?: number;
   processMs?: number;
+  /** PostgreSQL's processes' CPU time per request, in ms (every process named postgres: its backends, autovacuum, WAL) */
+  databaseMs?: number;
 }
 
 // 4 KiB of random bytes, base64; each request swaps its first 8 symbols for a counter (from a random
@@ -370,12 +373,28 @@ async function bench(database: 'pglite' | 'postgres') {
       // wrk stops with up to 32 requests still in the server: they must not run into the next run.
       await settle(server.pid);
       const before = cpuTicks(server.pid);
+      const dbBefore = database === 'postgres' ? postgresTicks() : 0;
+      const sentBefore = receiver?.received() ?? 0;
       const result = await wrk(server.url, c.script(w, SECONDS));
       const after = cpuTicks(server.pid);
-      if (process.env.BENCH_LATENCY) console.log(`  ${c.name}: ${result.latency}`);
+      const dbAfter = database === 'postgres' ? postgresTicks() : 0;
       const requests = result.rps * SECONDS;
       // Ticks are 1/100 s; per request, in ms.
-      return { ...result, mainMs: ((after.main - before.main) * 10) / requests, processMs: ((after.all - before.all) * 10) / requests };
+      const r: Result = {
+        ...result,
+        mainMs: ((after.main - before.main) * 10) / requests,
+        processMs: ((after.all - before.all) * 10) / requests,
+        databaseMs: database === 'postgres' ? ((dbAfter - dbBefore) * 10) / requests : undefined,
+      };
+      if (process.env.BENCH_LATENCY) console.log(`  ${c.name}: ${result.latency}`);
+      // BENCH_RUNS_SHOWN=1: each run as it ends (what its CPU went to, what the endpoints got during it)
+      if (process.env.BENCH_RUNS_SHOWN)
+        console.log(
+          `  ${c.name}: ${result.rps.toFixed(0)} req/s, CPU ms a request: main ${r.mainMs?.toFixed(2)}, all ${r.processMs?.toFixed(2)}${
+            r.databaseMs === undefined ? '' : `, PostgreSQL ${r.databaseMs.toFixed(2)}`
+          }${receiver ? `; ${receiver.received() - sentBefore} deliveries during it` : ''}`,
+        );
+      return r;
     };
     const [ping, ...rest] = CASES;
     await wrk(server.url, ping.script(w, WARM_SECONDS), WARM_SECONDS);
@@ -417,6 +436,19 @@ async function bench(database: 'pglite' | 'postgres') {
  */
 function cpuTicks(pid: number): { main: number; all: number } {
   return { main: cpuTicksOf(`/proc/${pid}/task/${pid}/stat`), all: cpuTicksOf(`/proc/${pid}/stat`) };
+}
+
+/** CPU time (clock ticks) of every process named postgres: the PostgreSQL server the bench's database is on. */
+function postgresTicks(): number {
+  let ticks = 0;
+  for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres') ticks += cpuTicksOf(`/proc/${p}/stat`);
+    } catch {
+      // gone since the listing
+    }
+  }
+  return ticks;
 }
 
 /** Waits until the process has been nearly idle (< 10% of a core) for a quarter second, 30 s at most. */

@@ -13,6 +13,13 @@
 // (pglite-worker.mjs) makes each connection's names its own and deallocates them when the
 // connection is gone. There, unprepared, parsing and planning a new file's statement was about a
 // third of what the database's thread spent on the file (bench/RESULTS.md, Session 15).
+//
+// Only statements whose best plan does not depend on their values are prepared: lookups by key. After
+// five runs PostgreSQL may keep one generic plan for a named statement, made for no values in
+// particular and with the statistics of that moment; a statement over a range that grows (the
+// webhook engine's claim: the deliveries due by now) goes through Prisma instead, planned for its
+// values every time (lib/webhooks/deliver.ts: a generic plan made while the queue was empty walked
+// every pending delivery once 30,000 waited, 30 s a claim; bench/RESULTS.md, Session 21).
 import { createHash } from 'node:crypto';
 
 export const MAX_NAMED = 64;
@@ -27,6 +34,9 @@ export function statementName(text: string): string | undefined {
   names.set(text, name);
   return name;
 }
+
+/** Whether `text` was given a name (the tests of statements that must be planned on every run). */
+export const isPrepared = (text: string) => names.has(text);
 
 /**
  * PostgreSQL refuses to run a prepared statement whose result's shape a schema change altered

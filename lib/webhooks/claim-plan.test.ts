@@ -2,15 +2,19 @@
 // behind its head (deliver.ts, claimSql): a file replaced all day gives its entry thousands of
 // succeeded deliveries, and its writes outrunning the receiver thousands of pending ones; a plan that
 // read them would make every claim slower than the last (400 ms each, under the small-request bench).
-// Statistics as the embedded database has them (it has no autovacuum): none.
+// Statistics as the embedded database has them (it has no autovacuum): none. And neither the claim
+// nor the scan is ever prepared: a generic plan made while the queue was empty, kept for the
+// connection's life, walked every pending delivery once thousands waited (prepared.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
+import { isPrepared } from '../db/prepared';
 import { TEST_ACTOR } from '../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
 import { createWebhook, type WebhookSettings } from './create-webhook';
 import { claimDeliveries, claimSql } from './deliver';
+import { scanEvents, scanSql } from './scan-events';
 import { secretBox } from './secret-box';
 
 const settings: WebhookSettings = { rules: { allowHttp: true, allowPrivate: true }, box: secretBox('k'.repeat(40)) };
@@ -85,5 +89,26 @@ describe.each(testDatabases())('the webhook claim on %s', (database) => {
     const claimed = await claimDeliveries(db, randomUUID(), now, 16);
     expect(claimed.map((c) => c.entryId)).toEqual([quiet]);
     await db.webhook.delete({ where: { id: hook.id } });
+  });
+
+  it('is planned for its values on every run, as the scan is: neither is ever prepared', async () => {
+    const db = w.db.prisma;
+    const target = { ownerId: (await createTestOwner(db, 'Planned')).id, sandbox: false };
+    const endpoint = (url: string) =>
+      createWebhook({ db, target, input: { url, types: ['*'], description: '' }, actor: TEST_ACTOR, settings });
+    // the first endpoint gets the records after its own: the second's webhook.created
+    const hook = await endpoint('http://127.0.0.1:9/hook');
+    const other = await endpoint('http://127.0.0.1:9/other');
+    const claimed: string[] = [];
+    // more runs than PostgreSQL plans for their values before it may keep a generic plan (five)
+    for (let i = 0; i < 8; i++) {
+      await scanEvents(db, new Date());
+      claimed.push(...(await claimDeliveries(db, randomUUID(), new Date(), 16)).map((c) => c.webhookId));
+    }
+    // both statements did their work: the scan made the delivery, a claim leased it (once)
+    expect(claimed).toEqual([hook.id]);
+    expect(isPrepared(claimSql(randomUUID(), new Date(), 16).text)).toBe(false);
+    expect(isPrepared(scanSql(new Date()).text)).toBe(false);
+    await db.webhook.deleteMany({ where: { id: { in: [hook.id, other.id] } } });
   });
 });

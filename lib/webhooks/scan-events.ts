@@ -4,7 +4,6 @@
 // order (the head row serialises its appends), the statement reads the head and the records in
 // one snapshot, and the cursor moves only with the rows it inserted. Nothing on the write path.
 import type { Db } from '../db/client';
-import { queryDirect } from '../db/direct-query';
 import { Prisma } from '../db/generated/client';
 
 /** Records read per endpoint per round. */
@@ -15,9 +14,15 @@ export const SCAN_BATCH = 500;
  * endpoint; the number of endpoints that moved.
  */
 export async function scanEvents(db: Db, now: Date, batch = SCAN_BATCH): Promise<number> {
-  const moved = await queryDirect<{ id: string }>(
-    db,
-    Prisma.sql`
+  // Through Prisma, planned for its values on every run, never prepared (prepared.ts): its plan
+  // depends on how many records wait, which a generic plan made at start-up cannot know.
+  const moved = await db.$queryRaw<{ id: string }[]>(scanSql(now, batch));
+  return moved.length;
+}
+
+/** The scan's statement (exported for its test). */
+export function scanSql(now: Date, batch = SCAN_BATCH) {
+  return Prisma.sql`
     WITH w AS (
       SELECT w.id, w.owner_id, w.sandbox, w.scanned_seq, w.types, LEAST(h.seq, w.scanned_seq + ${batch}::int) AS upto
         FROM webhooks w JOIN chain_heads h ON h.owner_id = w.owner_id AND h.sandbox = w.sandbox
@@ -30,7 +35,5 @@ export async function scanEvents(db: Db, now: Date, batch = SCAN_BATCH): Promise
        WHERE '*' = ANY (w.types) OR e.type = ANY (w.types)
       ON CONFLICT (webhook_id, event_id) DO NOTHING
     )
-    UPDATE webhooks SET scanned_seq = w.upto FROM w WHERE webhooks.id = w.id RETURNING webhooks.id::text`,
-  );
-  return moved.length;
+    UPDATE webhooks SET scanned_seq = w.upto FROM w WHERE webhooks.id = w.id RETURNING webhooks.id::text`;
 }
