@@ -11,6 +11,7 @@ import { runExclusively } from './db/job-lease';
 import { forgetEndedWindows } from './db/rate-windows';
 import { startCheckpoints } from './events/checkpoint-job';
 import { webhookSettings } from './http/webhook-settings';
+import { autovacuumCoversWebhooks } from './webhooks/autovacuum';
 import { startWebhooks } from './webhooks/engine';
 import { pinnedTsaCert } from './events/timestamp';
 import { auditKey } from './events/signing-key';
@@ -94,7 +95,11 @@ async function announce() {
     c.AUDIT_TSA_URL ? { url: c.AUDIT_TSA_URL, pinned: pinnedTsaCert() } : undefined,
   );
   // Every instance delivers webhooks; a lease per delivery keeps each attempt to one of them.
-  startWebhooks(db.prisma, await webhookSettings(), { pollMs: WEBHOOK_POLL_MS, vacuum: db.kind === 'pglite' });
+  // Their tables are vacuumed by the engine where no autovacuum does it (autovacuum.ts).
+  const vacuum = db.kind === 'pglite' || !(await autovacuumCoversWebhooks(db.prisma));
+  if (vacuum && db.kind === 'postgres')
+    log.warn('autovacuum is off on this PostgreSQL server: the webhook engine vacuums its own tables, nothing vacuums the others');
+  startWebhooks(db.prisma, await webhookSettings(), { pollMs: WEBHOOK_POLL_MS, vacuum });
   await announceSetupLink(db, c.DATA_DIR, base);
 }
 

@@ -26,7 +26,7 @@ export interface EngineOptions {
   timeoutMs?: number;
   /** how fast to send: the instance's requests first (pace.ts); tests pass their own */
   pace?: Pace;
-  /** vacuum the engine's tables every VACUUM_EVERY attempts: the embedded database has no autovacuum */
+  /** vacuum the engine's tables every VACUUM_EVERY attempts: where no autovacuum does (the embedded database; autovacuum.ts) */
   vacuum?: boolean;
 }
 
@@ -63,7 +63,7 @@ export async function deliverDue(db: Db, settings: WebhookSettings, o: EngineOpt
   return claimed.length;
 }
 
-/** VACUUM of the tables each attempt writes (the embedded database's: one instance is all it has). */
+/** VACUUM of the tables each attempt writes, where no autovacuum does (autovacuum.ts). */
 export async function vacuumWebhookTables(db: Db) {
   const t = performance.now();
   await db.$executeRawUnsafe('VACUUM webhook_deliveries, webhook_attempts');
