@@ -373,18 +373,18 @@ async function bench(database: 'pglite' | 'postgres') {
       // wrk stops with up to 32 requests still in the server: they must not run into the next run.
       await settle(server.pid);
       const before = cpuTicks(server.pid);
-      const dbBefore = database === 'postgres' ? postgresTicks() : 0;
+      const dbBefore = database === 'postgres' ? postgresTicks() : undefined;
       const sentBefore = receiver?.received() ?? 0;
       const result = await wrk(server.url, c.script(w, SECONDS));
       const after = cpuTicks(server.pid);
-      const dbAfter = database === 'postgres' ? postgresTicks() : 0;
+      const dbTicks = dbBefore && postgresTicksSince(dbBefore);
       const requests = result.rps * SECONDS;
       // Ticks are 1/100 s; per request, in ms.
       const r: Result = {
         ...result,
         mainMs: ((after.main - before.main) * 10) / requests,
         processMs: ((after.all - before.all) * 10) / requests,
-        databaseMs: database === 'postgres' ? ((dbAfter - dbBefore) * 10) / requests : undefined,
+        databaseMs: dbTicks === undefined ? undefined : (dbTicks * 10) / requests,
       };
       if (process.env.BENCH_LATENCY) console.log(`  ${c.name}: ${result.latency}`);
       // BENCH_RUNS_SHOWN=1: each run as it ends (what its CPU went to, what the endpoints got during it)
@@ -438,16 +438,23 @@ function cpuTicks(pid: number): { main: number; all: number } {
   return { main: cpuTicksOf(`/proc/${pid}/task/${pid}/stat`), all: cpuTicksOf(`/proc/${pid}/stat`) };
 }
 
-/** CPU time (clock ticks) of every process named postgres: the PostgreSQL server the bench's database is on. */
-function postgresTicks(): number {
-  let ticks = 0;
+/** CPU time (clock ticks) of every process named postgres (the server the bench's database is on), by pid. */
+function postgresTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
   for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres') ticks += cpuTicksOf(`/proc/${p}/stat`);
+      if (readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres') ticks.set(p, cpuTicksOf(`/proc/${p}/stat`));
     } catch {
       // gone since the listing
     }
   }
+  return ticks;
+}
+
+/** The ticks spent between two readings by the processes alive at the second (one that ended meanwhile took its own along). */
+function postgresTicksSince(before: Map<string, number>): number {
+  let ticks = 0;
+  for (const [pid, t] of postgresTicks()) ticks += t - (before.get(pid) ?? 0);
   return ticks;
 }
 

@@ -191,10 +191,10 @@ function poolRunner(pool: pg.Pool, cache: ReadCache, prepare = false): SqlRunner
         cache.written('all');
       }
     },
-    query: async <T>(text: string, params?: unknown[]) => {
+    query: async <T>(text: string, params?: unknown[], o?: { prepare?: boolean }) => {
       const written = writtenBy(text);
       try {
-        return (await runQuery(pool, text, params, prepare)) as T[];
+        return (await runQuery(pool, text, params, prepare && o?.prepare !== false)) as T[];
       } finally {
         if (written) cache.written(written);
       }
@@ -254,9 +254,9 @@ const countingRunner = (sql: SqlRunner): SqlRunner => ({
     countQuery();
     return sql.exec(text);
   },
-  query(text, params) {
+  query(text, params, o) {
     countQuery();
-    return sql.query(text, params);
+    return sql.query(text, params, o);
   },
 });
 

@@ -10,9 +10,13 @@ import type { Tx } from './client';
 import { sqlRunnerOf } from './client';
 import type { Prisma } from './generated/client';
 
-/** Runs `statement` and answers its rows: on the driver when `db` is a database's own client. */
-export async function queryDirect<T>(db: Tx, statement: Prisma.Sql): Promise<T[]> {
+/**
+ * Runs `statement` and answers its rows: on the driver when `db` is a database's own client.
+ * `o.prepare: false` for a statement whose plan depends on its values: planned for them on every run,
+ * never kept as a generic plan (prepared.ts).
+ */
+export async function queryDirect<T>(db: Tx, statement: Prisma.Sql, o?: { prepare?: boolean }): Promise<T[]> {
   const runner = sqlRunnerOf(db);
   if (!runner) return db.$queryRaw<T[]>(statement);
-  return runner.query<T>(statement.text, statement.values);
+  return runner.query<T>(statement.text, statement.values, o);
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 /** The least a migration needs from a connection: run a script, run one parameterised query. */
 export interface SqlRunner {
   exec(sql: string): Promise<void>;
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** `o.prepare: false`: never as a named statement, though the runner prepares others (prepared.ts) */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], o?: { prepare?: boolean }): Promise<T[]>;
 }
 
 export interface Migration {

@@ -17,8 +17,8 @@
 // Only statements whose best plan does not depend on their values are prepared: lookups by key. After
 // five runs PostgreSQL may keep one generic plan for a named statement, made for no values in
 // particular and with the statistics of that moment; a statement over a range that grows (the
-// webhook engine's claim: the deliveries due by now) goes through Prisma instead, planned for its
-// values every time (lib/webhooks/deliver.ts: a generic plan made while the queue was empty walked
+// webhook engine's claim: the deliveries due by now) is sent unnamed instead (queryDirect's
+// `prepare: false`, or through Prisma), planned for its values every time (lib/webhooks/deliver.ts: a generic plan made while the queue was empty walked
 // every pending delivery once 30,000 waited, 30 s a claim; bench/RESULTS.md, Session 21).
 import { createHash } from 'node:crypto';
 

@@ -4,6 +4,7 @@
 // order (the head row serialises its appends), the statement reads the head and the records in
 // one snapshot, and the cursor moves only with the rows it inserted. Nothing on the write path.
 import type { Db } from '../db/client';
+import { queryDirect } from '../db/direct-query';
 import { Prisma } from '../db/generated/client';
 
 /** Records read per endpoint per round. */
@@ -14,9 +15,9 @@ export const SCAN_BATCH = 500;
  * endpoint; the number of endpoints that moved.
  */
 export async function scanEvents(db: Db, now: Date, batch = SCAN_BATCH): Promise<number> {
-  // Through Prisma, planned for its values on every run, never prepared (prepared.ts): its plan
-  // depends on how many records wait, which a generic plan made at start-up cannot know.
-  const moved = await db.$queryRaw<{ id: string }[]>(scanSql(now, batch));
+  // Planned for its values on every run, never prepared (prepared.ts): its plan depends on how many
+  // records wait, which a generic plan made at start-up cannot know.
+  const moved = await queryDirect<{ id: string }>(db, scanSql(now, batch), { prepare: false });
   return moved.length;
 }
 
