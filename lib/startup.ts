@@ -98,7 +98,9 @@ async function announce() {
   // Their tables are vacuumed by the engine where no autovacuum does it (autovacuum.ts).
   const vacuum = db.kind === 'pglite' || !(await autovacuumCoversWebhooks(db.prisma));
   if (vacuum && db.kind === 'postgres')
-    log.warn('autovacuum is off on this PostgreSQL server: the webhook engine vacuums its own tables, nothing vacuums the others');
+    log.warn(
+      'autovacuum does not look after the webhook tables on this PostgreSQL server (autovacuum or track_counts off, or autovacuum_enabled off on them): the webhook engine vacuums them itself',
+    );
   startWebhooks(db.prisma, await webhookSettings(), { pollMs: WEBHOOK_POLL_MS, vacuum });
   await announceSetupLink(db, c.DATA_DIR, base);
 }

@@ -14,12 +14,13 @@
 // connection is gone. There, unprepared, parsing and planning a new file's statement was about a
 // third of what the database's thread spent on the file (bench/RESULTS.md, Session 15).
 //
-// Only statements whose best plan does not depend on their values are prepared: lookups by key. After
-// five runs PostgreSQL may keep one generic plan for a named statement, made for no values in
-// particular and with the statistics of that moment; a statement over a range that grows (the
-// webhook engine's claim: the deliveries due by now) is sent unnamed instead (queryDirect's
-// `prepare: false`, or through Prisma), planned for its values every time (lib/webhooks/deliver.ts: a generic plan made while the queue was empty walked
-// every pending delivery once 30,000 waited, 30 s a claim; bench/RESULTS.md, Session 21).
+// Only statements whose best plan does not depend on their values are prepared: lookups by key.
+// After five runs PostgreSQL may keep one generic plan for a named statement, made for no values in
+// particular with the statistics of that moment, for the connection's life. A statement over a
+// range that grows (the webhook engine's claim: the deliveries due by now) is sent unnamed instead
+// (queryDirect's `prepare: false`, or through Prisma), planned for its values every time: the
+// claim's generic plan, made while the queue was empty, walked every due delivery once tens of
+// thousands waited, 14–32 s a claim (lib/webhooks/deliver.ts; bench/RESULTS.md, Session 21).
 import { createHash } from 'node:crypto';
 
 export const MAX_NAMED = 64;
