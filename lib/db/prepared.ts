@@ -20,7 +20,7 @@
 // range that grows (the webhook engine's claim: the deliveries due by now) is sent unnamed instead
 // (queryDirect's `prepare: false`, or through Prisma), planned for its values every time: the
 // claim's generic plan, made while the queue was empty, walked every due delivery once tens of
-// thousands waited, 14–32 s a claim (lib/webhooks/deliver.ts; bench/RESULTS.md, Session 21).
+// thousands waited, tens of seconds a claim (lib/webhooks/deliver.ts; bench/RESULTS.md, Session 21).
 import { createHash } from 'node:crypto';
 
 export const MAX_NAMED = 64;

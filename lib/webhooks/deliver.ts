@@ -23,7 +23,7 @@ export { type Claimed, LEASE_MS };
  */
 export async function claimDeliveries(db: Db, holder: string, now: Date, max: number, leaseMs = LEASE_MS): Promise<Claimed[]> {
   // Planned for its values on every run, never prepared (prepared.ts): a generic plan made while the
-  // queue was empty walked every due delivery once it was not (14–32 s a claim with tens of thousands
+  // queue was empty walked every due delivery once it was not (tens of seconds a claim with tens of thousands
   // waiting, on a core the requests needed: bench/RESULTS.md, Session 21).
   const rows = await queryDirect<ClaimRow>(db, claimSql(holder, now, max, leaseMs), { prepare: false });
   return rows.map(claimed);
