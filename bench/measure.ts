@@ -2,7 +2,7 @@
 // the bytes of the run, the resident memory of a process group, and the CPU time of a process.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export const MB = 1e6;
@@ -12,6 +12,29 @@ export function cpuTicksOf(statFile: string): number {
   const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
+/** CPU time (clock ticks) of every process named postgres on the machine (the server a bench's database is on), by pid. */
+export function postgresTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres') ticks.set(p, cpuTicksOf(`/proc/${p}/stat`));
+    } catch {
+      // ended since the listing
+    }
+  }
+  return ticks;
+}
+
+/**
+ * The ticks spent between two postgresTicks readings by the processes alive at the second: one that
+ * ended meanwhile took its own along (counting its whole life out would make the sum negative).
+ */
+export function postgresTicksBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return ticks;
+}
+
 const CHUNK = 1024 * 1024;
 const block = randomBytes(CHUNK);
 

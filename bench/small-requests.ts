@@ -30,7 +30,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startServer, type SiloServer } from '../e2e/fixtures/server';
-import { cpuTicksOf } from './measure';
+import { cpuTicksOf, postgresTicks, postgresTicksBetween } from './measure';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 3);
@@ -377,7 +377,7 @@ async function bench(database: 'pglite' | 'postgres') {
       const sentBefore = receiver?.received() ?? 0;
       const result = await wrk(server.url, c.script(w, SECONDS));
       const after = cpuTicks(server.pid);
-      const dbTicks = dbBefore && postgresTicksSince(dbBefore);
+      const dbTicks = dbBefore && postgresTicksBetween(dbBefore, postgresTicks());
       const requests = result.rps * SECONDS;
       // Ticks are 1/100 s; per request, in ms.
       const r: Result = {
@@ -436,26 +436,6 @@ async function bench(database: 'pglite' | 'postgres') {
  */
 function cpuTicks(pid: number): { main: number; all: number } {
   return { main: cpuTicksOf(`/proc/${pid}/task/${pid}/stat`), all: cpuTicksOf(`/proc/${pid}/stat`) };
-}
-
-/** CPU time (clock ticks) of every process named postgres (the server the bench's database is on), by pid. */
-function postgresTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres') ticks.set(p, cpuTicksOf(`/proc/${p}/stat`));
-    } catch {
-      // gone since the listing
-    }
-  }
-  return ticks;
-}
-
-/** The ticks spent between two readings by the processes alive at the second (one that ended meanwhile took its own along). */
-function postgresTicksSince(before: Map<string, number>): number {
-  let ticks = 0;
-  for (const [pid, t] of postgresTicks()) ticks += t - (before.get(pid) ?? 0);
-  return ticks;
 }
 
 /** Waits until the process has been nearly idle (< 10% of a core) for a quarter second, 30 s at most. */

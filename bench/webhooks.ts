@@ -13,13 +13,12 @@
 // embedded database; BENCH_DOWN_SECONDS=0 leaves the outage out; BENCH_PROFILE=dir: the server's
 // threads write V8 CPU profiles there, as in small-requests.ts)
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startServer, type SiloServer } from '../e2e/fixtures/server';
-import { cpuTicksOf } from './measure';
+import { cpuTicksOf, postgresTicks, postgresTicksBetween } from './measure';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 // Files go to this many entries in turn, as invoices do (one entry each): an entry's records are
@@ -124,23 +123,23 @@ async function storeAtRate(server: SiloServer, key: string, entries: string[], r
 /** CPU seconds so far: the server's process and main thread, every postgres process on the machine, this process. */
 function cpuSeconds(pid: number) {
   const ticks = (file: string) => cpuTicksOf(file) / 100;
-  let postgres = 0;
-  for (const p of readdirSync('/proc'))
-    try {
-      if (/^\d+$/.test(p) && readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres') postgres += ticks(`/proc/${p}/stat`);
-    } catch {} // ended meanwhile
   const own = process.cpuUsage();
   return {
     server: ticks(`/proc/${pid}/stat`),
     main: ticks(`/proc/${pid}/task/${pid}/stat`),
-    postgres,
+    postgres: postgresTicks(),
     bench: (own.user + own.system) / 1e6,
   };
 }
 
 function cpuSpent(a: ReturnType<typeof cpuSeconds>, b: ReturnType<typeof cpuSeconds>) {
-  const d = (k: keyof typeof a) => (b[k] - a[k]).toFixed(1);
-  return { server: d('server'), main: d('main'), postgres: d('postgres'), bench: d('bench') };
+  const d = (k: 'server' | 'main' | 'bench') => (b[k] - a[k]).toFixed(1);
+  return {
+    server: d('server'),
+    main: d('main'),
+    postgres: (postgresTicksBetween(a.postgres, b.postgres) / 100).toFixed(1),
+    bench: d('bench'),
+  };
 }
 
 /** Waits until no delivery has arrived for 3 s. */
