@@ -1,6 +1,6 @@
 // Where a webhook may point (SECURITY.md, Webhooks): https only unless allowed, and no loopback,
-// private, link-local, metadata or reserved address — as a literal, an IPv4-mapped or NAT64 form,
-// or a name resolving to one — unless WEBHOOK_ALLOW_PRIVATE.
+// private, link-local, metadata or reserved address — as a literal, any IPv6 form embedding one
+// (mapped, translated, NAT64, compatible, 6to4, Teredo, ISATAP), or a name resolving to one — unless WEBHOOK_ALLOW_PRIVATE.
 import { describe, expect, it } from 'vitest';
 import { isRefusedAddress, type Resolver, urlProblem } from './address-rules';
 
@@ -59,6 +59,41 @@ describe('webhook address rules', () => {
     expect(await urlProblem('https://mixed.test/h', strict, answering('93.184.215.14', '10.0.0.5'))).toMatch(/10\.0\.0\.5/);
     expect(await urlProblem('https://gone.test/h', strict, async () => Promise.reject(new Error('ENOTFOUND')))).toMatch(/does not resolve/);
     expect(await urlProblem('https://127.0.0.1/h', { allowHttp: false, allowPrivate: true })).toBeUndefined();
+  });
+
+  it('refuses every form of IPv6 address that embeds a refused IPv4, however it is spelled', async () => {
+    const embedding = [
+      '::ffff:0:7f00:1', // IPv4-translated ::ffff:0:0:0/96 of 127.0.0.1
+      '::ffff:0:127.0.0.1',
+      '0:0:0:0:ffff:0:a9fe:a9fe', // 169.254.169.254
+      '0000:0000:0000:0000:0000:ffff:7f00:0001', // IPv4-mapped, spelled out
+      '::ffff:a00:1', // 10.0.0.1
+      '64:ff9b::7f00:1', // NAT64 well-known prefix
+      '64:ff9b::c0a8:101', // 192.168.1.1
+      '64:ff9b:1::7f00:1', // local-use NAT64
+      '64:ff9b:1:ffff::8.8.8.8',
+      '::7f00:1', // IPv4-compatible
+      '::a9fe:a9fe',
+      '2002:7f00:1::1', // 6to4 of 127.0.0.1
+      '2002:a9fe:a9fe::', // 6to4 of the metadata address
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '2a00:1450::200:5efe:7f00:1', // an ISATAP interface id of 127.0.0.1
+      '2a00:1450::5efe:a00:1',
+      'fe80::1%eth0',
+    ];
+    for (const a of embedding) expect(isRefusedAddress(a), a).toBe(true);
+    // a public IPv4 in the forms that reach it as such stays allowed
+    for (const a of ['::ffff:0:808:808', '64:ff9b::808:808', '2a00:1450::200:5efe:808:808']) expect(isRefusedAddress(a), a).toBe(false);
+    // as the URL the issue named, and others: a literal is checked as written
+    for (const url of [
+      'https://[::ffff:0:7f00:1]/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://[2002:7f00:1::1]/',
+      'https://[::ffff:0:a9fe:a9fe]/',
+    ])
+      expect(await urlProblem(url, strict, answering('93.184.215.14')), url).toMatch(/WEBHOOK_ALLOW_PRIVATE/);
+    // and as a name's DNS answer
+    expect(await urlProblem('https://nat64.test/h', strict, answering('64:ff9b::a00:1'))).toMatch(/64:ff9b::a00:1/);
   });
 
   it('refuses a real name that resolves to 127.0.0.1 (the system resolver)', async () => {

@@ -31,9 +31,10 @@ for (const [a, bits] of [
 ] as const)
   refused4.addSubnet(a, bits, 'ipv4');
 for (const [a, bits] of [
-  ['::', 96], // unspecified, loopback (::1) and IPv4-compatible
-  ['64:ff9b:1::', 48],
+  ['::', 96], // unspecified, loopback (::1) and IPv4-compatible (::a.b.c.d, deprecated: any IPv4)
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): its IPv4 may sit anywhere after the prefix
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo (embeds a server's and an obfuscated client's IPv4)
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4 (embeds any IPv4)
   ['fc00::', 7], // unique local (fd00::/8, fd00:ec2::254 the AWS metadata)
@@ -43,15 +44,38 @@ for (const [a, bits] of [
 ] as const)
   refused6.addSubnet(a, bits, 'ipv6');
 
-/** The IPv4 address an IPv6 address carries in its last 32 bits, for the mapped and NAT64 forms. */
-function embeddedIpv4(a: string): string | undefined {
-  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(a);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(a);
-  if (!hex) return undefined;
-  const hi = Number.parseInt(hex[1], 16);
-  const lo = Number.parseInt(hex[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** An IPv6 address as its eight 16-bit groups, whatever its spelling (`::`, a dotted tail, a zone). */
+function groupsOf(address: string): number[] | undefined {
+  let a = address.split('%')[0].toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (dotted) {
+    const [b0, b1, b2, b3] = dotted.slice(1).map(Number);
+    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
+  const [head, tail] = a.split('::');
+  const part = (p: string | undefined) => (p ? p.split(':').map((g) => Number.parseInt(g, 16)) : []);
+  const h = part(head);
+  const t = part(tail);
+  const groups = tail === undefined ? h : [...h, ...new Array(8 - h.length - t.length).fill(0), ...t];
+  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : undefined;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits, in the forms that reach it:
+ * IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), the well-known NAT64 prefix
+ * (64:ff9b::/96) and an ISATAP interface id (…:0:5efe:a.b.c.d). The other forms embedding an IPv4
+ * (IPv4-compatible, local-use NAT64, 6to4, Teredo) are refused whole (refused6).
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const g = groupsOf(address);
+  if (!g) return undefined;
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const carries =
+    (zero(0, 5) && g[5] === 0xffff) ||
+    (zero(0, 4) && g[4] === 0xffff && g[5] === 0) ||
+    (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) ||
+    ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe);
+  return carries ? `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}` : undefined;
 }
 
 /** Whether `address` (an IP) is one no webhook may reach without WEBHOOK_ALLOW_PRIVATE. */
@@ -60,7 +84,7 @@ export function isRefusedAddress(address: string): boolean {
   if (family === 0) return true;
   if (family === 4) return refused4.check(address, 'ipv4');
   const v4 = embeddedIpv4(address);
-  if (v4) return refused4.check(v4, 'ipv4');
+  if (v4 && refused4.check(v4, 'ipv4')) return true;
   return refused6.check(address, 'ipv6');
 }
 

@@ -7,6 +7,8 @@ import { presentEvent } from '../events/record';
 export interface Claimed {
   id: string;
   webhookId: string;
+  /** the endpoint's workspace: its share of the attempts in flight (deliver.ts, Fairness) */
+  ownerId: string;
   eventId: string;
   /** the record's seq and entry (null for a test message): its successor is the entry's next */
   seq: bigint | null;
@@ -22,6 +24,7 @@ export interface Claimed {
 export interface ClaimRow {
   id: string;
   webhook_id: string;
+  hook_owner_id: string;
   event_id: string;
   /** bigints as text: the claiming statements go past Prisma (direct-query.ts) */
   d_seq: string | null;
@@ -54,6 +57,7 @@ export function claimed(r: ClaimRow): Claimed {
   return {
     id: r.id,
     webhookId: r.webhook_id,
+    ownerId: r.hook_owner_id,
     eventId: r.event_id,
     seq: r.d_seq === null ? null : BigInt(r.d_seq),
     entryId: r.d_entry_id,
@@ -69,7 +73,7 @@ export const CLAIMED_RETURNING = Prisma.sql`RETURNING id, webhook_id, event_id, 
 export const CLAIMED_COLUMNS = Prisma.sql`
            c.id::text, c.webhook_id::text, c.event_id::text, c.seq::text AS d_seq, c.entry_id::text AS d_entry_id,
            c.attempts, c.window_start, c.payload,
-           w.url, w.secret, w.previous_secret, w.previous_secret_until,
+           w.owner_id::text AS hook_owner_id, w.url, w.secret, w.previous_secret, w.previous_secret_until,
            e.id::text AS e_id, e.owner_id::text, e.sandbox, e.seq::text, e.at, e.type, e.actor, e.entry_id::text,
            e.file_id::text, e.version, e.data, e.request_id, e.prev_hash, e.hash`;
 export const CLAIMED_FROM = Prisma.sql`

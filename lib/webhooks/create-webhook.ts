@@ -8,6 +8,7 @@ import { appendEvent } from '../events/append-event';
 import { type EventActor, eventActorFor } from '../events/catalogue';
 import type { WebhookInput } from '../schemas/webhooks';
 import { type Resolver, urlProblem, type WebhookRules } from './address-rules';
+import { recordedUrl } from './recorded-url';
 import { presentWebhook } from './find-webhook';
 import { newWebhookSecret, type SecretBox } from './secret-box';
 
@@ -22,6 +23,12 @@ export async function assertWebhookUrl(url: string, s: WebhookSettings) {
   const problem = await urlProblem(url, s.rules, s.resolve);
   if (problem) throw new ApiError('validation', `url ${problem}`, { fields: { url: problem } });
 }
+
+/**
+ * Endpoints a workspace environment may have (docs/api.md, Webhooks): each is sent every record it
+ * asks for, so a workspace with hundreds would take the delivery engine for itself; a 21st is 409.
+ */
+export const WEBHOOKS_PER_ENVIRONMENT = 20;
 
 export interface CreateWebhookOptions {
   db: Db;
@@ -40,8 +47,12 @@ export async function createWebhook({ db, target, input, actor, settings }: Crea
       type: 'webhook.created',
       ...target,
       actor: eventActorFor(actor),
-      data: { webhook_id: id, url: input.url, types: input.types, description: input.description },
+      data: { webhook_id: id, url: recordedUrl(input.url), types: input.types, description: input.description },
     });
+    // Counted under the chain's head, which the append locked: two creations cannot both pass at 19.
+    const count = await tx.webhook.count({ where: { ownerId: target.ownerId, sandbox: target.sandbox } });
+    if (count >= WEBHOOKS_PER_ENVIRONMENT)
+      throw new ApiError('conflict', `A workspace environment has at most ${WEBHOOKS_PER_ENVIRONMENT} webhooks: delete one first`);
     return tx.webhook.create({
       data: {
         id,

@@ -18,14 +18,40 @@ import { disableWebhook } from './update-webhook';
 export { type Claimed, LEASE_MS };
 
 /**
+ * A workspace's share of an instance's attempts in flight: half of them (32 of CONCURRENCY's 64).
+ * Its endpoints that never answer hold their slots for 15 s each; the other half stays for the
+ * other workspaces, whose records then go out in the next round (docs/api.md, Webhooks).
+ */
+export const WORKSPACE_SHARE = 0.5;
+
+/** The attempts a workspace may have in flight on an instance of `concurrency` attempts. */
+export function workspaceCap(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency * WORKSPACE_SHARE));
+}
+
+/** What the instance has in flight, by workspace (owner id), and how many a workspace may have. */
+export interface Fairness {
+  inFlight: ReadonlyMap<string, number>;
+  cap: number;
+}
+
+/**
  * Leases up to `max` due deliveries to `holder` and returns each with everything its attempt
  * needs (the endpoint, and the record it sends), in one statement: an attempt reads nothing more.
+ * Workspaces take turns (claimSql); none goes past `fair.cap` attempts in flight.
  */
-export async function claimDeliveries(db: Db, holder: string, now: Date, max: number, leaseMs = LEASE_MS): Promise<Claimed[]> {
+export async function claimDeliveries(
+  db: Db,
+  holder: string,
+  now: Date,
+  max: number,
+  leaseMs = LEASE_MS,
+  fair: Fairness = { inFlight: new Map(), cap: workspaceCap(max) },
+): Promise<Claimed[]> {
   // Planned for its values on every run, never prepared (prepared.ts): a generic plan made while the
   // queue was empty walked every due delivery once it was not (tens of seconds a claim with tens of thousands
   // waiting, on a core the requests needed: bench/RESULTS.md, Session 21).
-  const rows = await queryDirect<ClaimRow>(db, claimSql(holder, now, max, leaseMs), { prepare: false });
+  const rows = await queryDirect<ClaimRow>(db, claimSql(holder, now, max, leaseMs, fair), { prepare: false });
   return rows.map(claimed);
 }
 
@@ -37,9 +63,19 @@ export async function claimDeliveries(db: Db, holder: string, now: Date, max: nu
  * finished deliveries (thousands for an entry replaced all day) nor the records queued behind a head
  * (tens of thousands when one entry's writes outrun the receiver). Deliveries without an entry (and
  * test messages) wait for nothing.
+ *
+ * Workspaces take turns: a due delivery's turn is its workspace's attempts already in flight here
+ * plus its rank among the workspace's due ones (whose endpoints take turns too); the lowest turns go
+ * first and none past `fair.cap`. So a workspace with hundreds of deliveries due to endpoints that
+ * never answer takes its share, and another's one delivery comes before the rest of them.
  */
-export function claimSql(holder: string, now: Date, max: number, leaseMs = LEASE_MS) {
+export function claimSql(holder: string, now: Date, max: number, leaseMs = LEASE_MS, fair?: Fairness) {
   const until = new Date(now.getTime() + leaseMs);
+  const cap = fair?.cap ?? workspaceCap(max);
+  const busy = [...(fair?.inFlight ?? new Map<string, number>())].filter(([, n]) => n > 0);
+  const owners = busy.map(([owner]) => owner);
+  const counts = busy.map(([, n]) => n);
+  const full = busy.filter(([, n]) => n >= cap).map(([owner]) => owner);
   return Prisma.sql`
     WITH RECURSIVE heads AS (
       (SELECT d.id, d.webhook_id, d.entry_id, d.seq, d.next_attempt_at, d.lease_until FROM webhook_deliveries d
@@ -54,16 +90,26 @@ export function claimSql(holder: string, now: Date, max: number, leaseMs = LEASE
       SELECT h.id, h.webhook_id, h.seq, h.next_attempt_at FROM heads h
        WHERE h.next_attempt_at <= ${now} AND (h.lease_until IS NULL OR h.lease_until <= ${now})
       UNION ALL
+      -- a workspace with its share in flight has none of these taken: they leave room for the others'
       (SELECT d.id, d.webhook_id, d.seq, d.next_attempt_at FROM webhook_deliveries d
         WHERE d.state = 'pending' AND d.entry_id IS NULL AND d.next_attempt_at <= ${now}
           AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+          AND NOT EXISTS (SELECT 1 FROM webhooks o WHERE o.id = d.webhook_id AND o.owner_id = ANY (${full}::uuid[]))
         ORDER BY d.next_attempt_at LIMIT ${max}::int)
+    ), ranked AS (
+      SELECT x.id, x.seq, x.next_attempt_at, w.owner_id,
+             row_number() OVER (PARTITION BY x.webhook_id ORDER BY x.next_attempt_at, x.seq) AS hook_turn
+        FROM due x JOIN webhooks w ON w.id = x.webhook_id WHERE NOT w.disabled
+    ), turns AS (
+      SELECT r.id, r.seq, r.next_attempt_at,
+             COALESCE(f.n, 0) + row_number() OVER (PARTITION BY r.owner_id ORDER BY r.hook_turn, r.next_attempt_at, r.seq) AS turn
+        FROM ranked r LEFT JOIN unnest(${owners}::uuid[], ${counts}::int[]) AS f(owner_id, n) ON f.owner_id = r.owner_id
     ), c AS (
       UPDATE webhook_deliveries SET lease_holder = ${holder}::uuid, lease_until = ${until}
        WHERE id IN (
          SELECT d.id FROM webhook_deliveries d
-          WHERE d.id = ANY (ARRAY(SELECT x.id FROM due x JOIN webhooks w ON w.id = x.webhook_id WHERE NOT w.disabled
-                                   ORDER BY x.next_attempt_at, x.seq LIMIT ${max}::int))
+          WHERE d.id = ANY (ARRAY(SELECT t.id FROM turns t WHERE t.turn <= ${cap}::int
+                                   ORDER BY t.turn, t.next_attempt_at, t.seq LIMIT ${max}::int))
             FOR UPDATE SKIP LOCKED)
          -- checked again on the row as locked (another instance may have claimed or finished it)
          AND state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})

@@ -10,7 +10,7 @@ import { failureLevel } from '../db/db-errors';
 import { runExclusively } from '../db/job-lease';
 import { log } from '../log';
 import type { WebhookSettings } from './create-webhook';
-import { attemptDelivery, type Claimed, claimDeliveries, LEASE_MS } from './deliver';
+import { attemptDelivery, type Claimed, claimDeliveries, LEASE_MS, workspaceCap } from './deliver';
 import { BUSY_ROUND_MS, BUSY_SCAN, type Pace, pace as requestPace } from './pace';
 import { successRecorder } from './record-successes';
 import { SCAN_BATCH, scanEvents } from './scan-events';
@@ -22,6 +22,8 @@ export interface EngineOptions {
   pollMs?: number;
   /** attempts in flight per instance (CONCURRENCY) */
   concurrency?: number;
+  /** attempts in flight per workspace per instance (workspaceCap: half of `concurrency`) */
+  workspaceCap?: number;
   leaseMs?: number;
   timeoutMs?: number;
   /** how fast to send: the instance's requests first (pace.ts); tests pass their own */
@@ -51,7 +53,11 @@ export async function deliverDue(db: Db, settings: WebhookSettings, o: EngineOpt
   const now = o.now ?? (() => new Date());
   const holder = o.holder ?? randomUUID();
   await scanEvents(db, now());
-  const claimed = await claimDeliveries(db, holder, now(), o.concurrency ?? CONCURRENCY, o.leaseMs ?? LEASE_MS);
+  const max = o.concurrency ?? CONCURRENCY;
+  const claimed = await claimDeliveries(db, holder, now(), max, o.leaseMs ?? LEASE_MS, {
+    inFlight: new Map(),
+    cap: o.workspaceCap ?? workspaceCap(max),
+  });
   const successes = successRecorder(db, holder, now, o.leaseMs);
   await Promise.all(
     claimed.map((d) =>
@@ -82,12 +88,20 @@ const SWEEP_EVERY_MS = 3600 * 1000;
 /**
  * Starts the rounds; the returned function stops them (and waits for the attempts in flight).
  * Attempts run beside the rounds, up to `concurrency` at once: a slow endpoint takes a slot for
- * its 15 s, not the whole instance's turn, so other endpoints' records do not wait on it.
+ * its 15 s, not the whole instance's turn, so other endpoints' records do not wait on it. A
+ * workspace has at most `workspaceCap` of them (its chains included), and the claim gives the
+ * workspaces with the fewest in flight their turn first (deliver.ts, claimSql).
  */
 export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOptions = {}): () => Promise<void> {
   const now = o.now ?? (() => new Date());
   const holder = randomUUID();
   const concurrency = o.concurrency ?? CONCURRENCY;
+  const fair = { inFlight: new Map<string, number>(), cap: o.workspaceCap ?? workspaceCap(concurrency) };
+  const count = (owner: string, by: number) => {
+    const n = (fair.inFlight.get(owner) ?? 0) + by;
+    if (n > 0) fair.inFlight.set(owner, n);
+    else fair.inFlight.delete(owner);
+  };
   const successes = successRecorder(db, holder, now, o.leaseMs);
   const pace = o.pace ?? requestPace();
   const chaining = () => !pace.busy();
@@ -103,6 +117,7 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
   let wake: (() => void) | undefined;
   let lastSweep = 0;
   const launch = (d: Claimed) => {
+    count(d.ownerId, 1);
     const p: Promise<void> = attemptDelivery(
       { db, settings, holder, now, timeoutMs: o.timeoutMs, leaseMs: o.leaseMs, successes, chaining, onAttempt },
       d,
@@ -111,6 +126,7 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
       .catch((err) => log[failureLevel(err)]({ err, delivery_id: d.id }, 'webhook attempt failed'))
       .finally(() => {
         inFlight.delete(p);
+        count(d.ownerId, -1);
         // an entry's next record may be due now (a busy instance waits for its next round)
         if (!pace.busy()) wake?.();
       });
@@ -132,7 +148,7 @@ export function startWebhooks(db: Db, settings: WebhookSettings, o: EngineOption
         await scanEvents(db, now(), busy ? BUSY_SCAN : SCAN_BATCH);
         const free = pace.take(concurrency - inFlight.size);
         if (free > 0) {
-          const due = await claimDeliveries(db, holder, now(), free, o.leaseMs ?? LEASE_MS);
+          const due = await claimDeliveries(db, holder, now(), free, o.leaseMs ?? LEASE_MS, fair);
           claimed = due.length;
           for (const d of due) launch(d);
         }

@@ -1,6 +1,7 @@
 // When a failed delivery is tried again (docs/api.md, Webhooks): 5 s doubling to 1,280 s, then every
-// 30 minutes, for 24 hours from its first attempt; a Retry-After the receiver sends replaces the
-// step. An endpoint failing for 5 days is disabled.
+// 30 minutes, for 24 hours from its first attempt; a Retry-After the receiver sends lengthens the
+// step, never shortens it (0, negative, a past date or garbage: the step). An endpoint failing for
+// 5 days is disabled.
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** A delivery's lease: longer than an attempt's 15 s, so it lapses only when its holder died or stalled. */
 export const LEASE_MS = 30_000;
@@ -28,10 +29,11 @@ export function retryAfterMs(header: string | undefined, now: Date): number | un
 
 /**
  * When to try again after the `failed`-th failure, or undefined: give up (the next try would fall
- * past the 24 hours from `windowStart`).
+ * past the 24 hours from `windowStart`). A Retry-After shorter than the schedule's step is raised to
+ * it: a receiver answering `Retry-After: 0` would otherwise be tried every round for 24 hours.
  */
 export function nextAttemptAt(failed: number, now: Date, windowStart: Date, retryAfter?: number): Date | undefined {
-  const wait = Math.max(1000, retryAfter ?? retryDelayMs(failed));
+  const wait = Math.max(retryDelayMs(failed), retryAfter ?? 0);
   const next = new Date(now.getTime() + wait);
   return next.getTime() > windowStart.getTime() + RETRY_WINDOW_MS ? undefined : next;
 }

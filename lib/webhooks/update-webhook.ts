@@ -11,6 +11,7 @@ import { type EventActor, eventActorFor, systemActor } from '../events/catalogue
 import type { WebhookUpdate } from '../schemas/webhooks';
 import { assertWebhookUrl, type WebhookSettings } from './create-webhook';
 import { findWebhook, presentWebhook, webhookNotFound } from './find-webhook';
+import { recordedUrl } from './recorded-url';
 
 export interface UpdateWebhookOptions {
   db: Db;
@@ -56,10 +57,12 @@ export async function updateWebhook({ db, scope, id, patch, actor, settings }: U
   }
 }
 
-/** disabledReason → disabled_reason in a record's before/after. */
+/** disabledReason → disabled_reason in a record's before/after; a URL as the log keeps it (recorded-url.ts). */
 function renamed(changes: { before: Record<string, unknown>; after: Record<string, unknown> }) {
   const fix = (o: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k === 'disabledReason' ? 'disabled_reason' : k, v]));
+    Object.fromEntries(
+      Object.entries(o).map(([k, v]) => [k === 'disabledReason' ? 'disabled_reason' : k, k === 'url' ? recordedUrl(String(v)) : v]),
+    );
   return { before: fix(changes.before), after: fix(changes.after) };
 }
 
@@ -81,7 +84,7 @@ export async function deleteWebhook({ db, scope, id, actor }: { db: Db; scope: S
       ownerId: before.ownerId,
       sandbox: before.sandbox,
       actor: eventActorFor(actor),
-      data: { webhook_id: before.id, url: before.url },
+      data: { webhook_id: before.id, url: recordedUrl(before.url) },
     });
   });
 }

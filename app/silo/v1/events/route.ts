@@ -6,6 +6,7 @@ import { readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
 import { route } from '@/lib/http/route';
 import { eventListQuery } from '@/lib/schemas/events';
+import { withoutEndpointUrls } from '@/lib/webhooks/recorded-url';
 
 export const { GET } = route({
   GET: async (req) => {
@@ -18,6 +19,9 @@ export const { GET } = route({
     const after = desc ? q.after : (q.after ?? cursor);
     const before = desc ? (q.before ?? cursor) : q.before;
     const chain = siloTarget(c.principal, req.headers);
-    return json(await listEvents(c.db, chain, { ...q, after, before, period: chain.period }));
+    const page = await listEvents(c.db, chain, { ...q, after, before, period: chain.period });
+    // an enrollment token may not read the endpoints (webhook-settings.ts), nor their URLs here
+    if (c.principal.kind === 'owner' && c.principal.via === 'enrollment') page.list = page.list.map(withoutEndpointUrls);
+    return json(page);
   },
 });
