@@ -4,6 +4,7 @@ import { siloTarget } from '@/lib/http/auth';
 import { limits, siloContext } from '@/lib/http/context';
 import { readQuery } from '@/lib/http/request';
 import { json } from '@/lib/http/respond';
+import { mayReadWebhooks } from '@/lib/http/webhook-settings';
 import { route } from '@/lib/http/route';
 import { eventListQuery } from '@/lib/schemas/events';
 import { withoutEndpointUrls } from '@/lib/webhooks/recorded-url';
@@ -20,8 +21,8 @@ export const { GET } = route({
     const before = desc ? (q.before ?? cursor) : q.before;
     const chain = siloTarget(c.principal, req.headers);
     const page = await listEvents(c.db, chain, { ...q, after, before, period: chain.period });
-    // an enrollment token may not read the endpoints (webhook-settings.ts), nor their URLs here
-    if (c.principal.kind === 'owner' && c.principal.via === 'enrollment') page.list = page.list.map(withoutEndpointUrls);
+    // a caller that may not read the endpoints reads no URL of theirs here either
+    if (!mayReadWebhooks(c.principal)) page.list = page.list.map(withoutEndpointUrls);
     return json(page);
   },
 });
