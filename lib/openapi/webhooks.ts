@@ -31,9 +31,9 @@ export const webhookPaths = (l: DocLimits): ZodOpenApiPathsObject => ({
       tags,
       summary: 'Add an endpoint: every record of the event log after it that matches its types is POSTed to it, signed',
       description:
-        'url must be https:// (http:// only with WEBHOOK_ALLOW_HTTP=true) and may not resolve to a loopback, private, link-local or metadata address (unless WEBHOOK_ALLOW_PRIVATE=true). The secret (whsec_…) is in this answer only.',
+        'url must be https:// (http:// only with WEBHOOK_ALLOW_HTTP=true) and may not resolve to a loopback, private, link-local or metadata address (unless WEBHOOK_ALLOW_PRIVATE=true). The secret (whsec_…) is in this answer only. At most 20 endpoints a workspace environment: 409 conflict beyond.',
       requestBody: body(webhookInput),
-      responses: { '201': ok('Created, with its secret', WebhookWithSecret), ...errors(400, 401, 403, 415, 422) },
+      responses: { '201': ok('Created, with its secret', WebhookWithSecret), ...errors(400, 401, 403, 409, 415, 422) },
     },
   },
   '/silo/v1/webhooks/{id}': {
