@@ -80,6 +80,16 @@ test.describe('webhook endpoints', () => {
     await expectError(await request.get('/silo/v1/webhooks', { headers: bearer(token) }), 403, 'forbidden');
     await expectError(await request.post('/silo/v1/webhooks', { headers: bearer(token), data: { url: rx.url } }), 403, 'forbidden');
     await expectError(await admin.get('/silo/v1/webhooks'), 403, 'forbidden');
+    // nor does it read an endpoint's URL in the event log: the records keep its origin only
+    const secretUrl = `${rx.url}/T0/B0/SECRETPATH?token=s3cret`;
+    await addWebhook(request, o.liveKey, { url: secretUrl });
+    for (const key of [token, o.liveKey]) {
+      const res = await request.get('/silo/v1/events?type=webhook.created', { headers: bearer(key) });
+      expect(res.status()).toBe(200);
+      const [record] = (await res.json()).list;
+      expect(record.data.url).toBe(new URL(rx.url).origin);
+      expect(JSON.stringify(record)).not.toMatch(/SECRETPATH|s3cret/);
+    }
   });
 
   test('validate types against the catalogue and the url', async ({ request, newOwner }) => {
