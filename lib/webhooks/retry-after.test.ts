@@ -19,20 +19,20 @@ const S = 1000;
 
 describe('Retry-After against the schedule', () => {
   const now = new Date('2026-11-28T12:00:00Z');
-  const after = (header: string | undefined, failed: number) =>
+  const waitFor = (header: string | undefined, failed: number) =>
     nextAttemptAt(failed, now, now, retryAfterMs(header, now))!.getTime() - now.getTime();
 
   it('raises a Retry-After below the step to the step: 0, negative, past, garbage, absent', () => {
     for (const failed of [1, 4, 9, 12])
       for (const header of ['0', '-5', '-1000', '1', new Date(now.getTime() - 3600 * S).toUTCString(), 'soon', '', undefined, '1e9x'])
-        expect(after(header, failed), `${header} after ${failed}`).toBe(retryDelayMs(failed));
+        expect(waitFor(header, failed), `${header} after ${failed}`).toBe(retryDelayMs(failed));
   });
 
   it('honours a Retry-After above the step, in seconds or as a date, within the 24 hours', () => {
-    expect(after('120', 1)).toBe(120 * S);
-    expect(after(new Date(now.getTime() + 600 * S).toUTCString(), 2)).toBe(600 * S);
+    expect(waitFor('120', 1)).toBe(120 * S);
+    expect(waitFor(new Date(now.getTime() + 600 * S).toUTCString(), 2)).toBe(600 * S);
     // above the step at the 9th failure (1,280 s) too
-    expect(after('3600', 9)).toBe(3600 * S);
+    expect(waitFor('3600', 9)).toBe(3600 * S);
     // past the 24 hours: given up
     expect(nextAttemptAt(1, now, now, retryAfterMs(String(25 * 3600), now))).toBeUndefined();
   });
