@@ -27,7 +27,10 @@ $$;
 -- INSERT … ON CONFLICT DO UPDATE SET data = EXCLUDED.data, replace-file.ts and database-store.ts,
 -- into a row that held them or held none; it also mends bytes changed behind the guard). The
 -- trigger's WHEN compares the row before the function is called: a write of the same bytes, the
--- one of every deduplicated inline file, costs a comparison of the bytes and no call.
+-- one of every deduplicated inline file, costs a comparison of the bytes and no call (measured on
+-- PostgreSQL, medians of 6 × 1,000 such upserts: 4 KiB the same with the trigger as without, 64 KiB
+-- of incompressible bytes ~6 % more, the stored copy being read back to compare). A new blob's
+-- INSERT, the write of every new inline file, fires none of these triggers.
 CREATE FUNCTION "silo_blob_guard"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   why TEXT;
