@@ -1,14 +1,16 @@
 // `npm run fsck [-- --fix] [--quick]`: checks the blob store against the database the server is
 // configured with (same environment and .env files as `npm start`). Exit 0: every referenced blob
 // is there with the right size and bytes (and, on a local disk, still read-only); 1: some are
-// missing, damaged or writable; 2: it could not check. --fix frees unreferenced blobs and drops
-// dead held copies; --quick compares sizes (and file modes), not bytes.
+// missing, damaged or writable, a retained or held version's blob is gone, or a version the event
+// log recorded is gone with no record of its delete; 2: it could not check. --fix frees
+// unreferenced blobs and drops dead held copies; --quick compares sizes (and file modes), not
+// bytes (the other checks read only the database, and run either way).
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase, setDatabase } from '../lib/db/client';
 import { configuredDatabase } from '../lib/db/configured-database';
 import { lockExistingEmbedded } from '../lib/db/data-dir-lock';
-import { fsck, type FsckReport } from '../lib/silo/fsck';
+import { fsck, type FsckReport, hasProblems } from '../lib/silo/fsck';
 import { bindStore } from '../lib/silo/store-binding';
 import { blobStore } from '../lib/storage';
 import { DatabaseStore } from '../lib/storage/database-store';
@@ -44,7 +46,7 @@ async function main(): Promise<number> {
       },
     });
     print(report, { fix: args.has('--fix'), quick: args.has('--quick') });
-    return report.bad.length ? 1 : 0;
+    return hasProblems(report) ? 1 : 0;
   } finally {
     await db.close();
   }
@@ -68,6 +70,7 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
     );
   }
   if (r.bad.length > SHOWN) console.log(`  … and ${r.bad.length - SHOWN} more`);
+  printGuarded(r);
   console.log(`unreferenced: ${r.unreferenced.length} blobs, ${bytes(r.unreferenced.reduce((n, b) => n + b.size, 0))}`);
   for (const b of r.unreferenced.slice(0, SHOWN)) console.log(`  ${b.hash}  ${bytes(b.size)}  ${b.modifiedAt.toISOString()}`);
   if (r.unreferenced.length > SHOWN) console.log(`  … and ${r.unreferenced.length - SHOWN} more`);
@@ -76,10 +79,30 @@ function print(r: FsckReport, o: { fix: boolean; quick: boolean }) {
   if (o.fix) console.log(`fixed: freed ${r.freed} unreferenced blobs, dropped ${r.dropped} held copies`);
   else if (r.unreferenced.length) console.log('run with --fix to free the unreferenced blobs');
   console.log(
-    r.bad.length
-      ? `PROBLEMS: ${r.bad.length} referenced blob(s) missing, damaged or writable`
-      : 'OK: every referenced blob is there, intact',
+    hasProblems(r)
+      ? `PROBLEMS: ${r.bad.length} referenced blob(s) missing, damaged or writable; ${r.retainedGone.length} blob(s) of retained or held versions gone; ${r.vanished.length} version(s) gone without a record of their delete`
+      : 'OK: every referenced blob is there, intact; every version the event log recorded is there or recorded deleted',
   );
+}
+
+/** What someone did past the database's guards (lib/silo/retained-gone.ts, vanished-versions.ts). */
+function printGuarded(r: FsckReport) {
+  console.log(`retained or held versions whose blob is gone: ${r.retainedGone.length} blob(s)`);
+  for (const g of r.retainedGone.slice(0, SHOWN)) {
+    const e = g.examples[0];
+    const why = [e.retention && `${e.retention.mode} until ${e.retention.retainUntil.toISOString()}`, e.legalHold && 'legal hold']
+      .filter(Boolean)
+      .join(', ');
+    const what = g.gone === 'bytes' ? 'BYTES GONE' : 'ROW OF blobs GONE (bytes still there)';
+    console.log(`  ${what}  ${g.hash}  ${g.versions} version(s), e.g. "${e.name}" (file ${e.fileId}, entry ${e.entryId}; ${why})`);
+  }
+  if (r.retainedGone.length > SHOWN) console.log(`  … and ${r.retainedGone.length - SHOWN} more`);
+  console.log(`versions the event log recorded whose row is gone, no delete recorded: ${r.vanished.length}`);
+  for (const v of r.vanished.slice(0, SHOWN))
+    console.log(
+      `  GONE  file ${v.fileId} (entry ${v.entryId}, "${v.name}" v${v.version ?? '?'}): ${v.type} seq ${v.seq} of workspace ${v.ownerId}${v.sandbox ? ' (sandbox)' : ''}, ${v.at.toISOString()}`,
+    );
+  if (r.vanished.length > SHOWN) console.log(`  … and ${r.vanished.length - SHOWN} more`);
 }
 
 function bytes(n: number) {

@@ -134,6 +134,11 @@ describe('the embedded database', () => {
     'legal_hold_entry',
     'legal_hold_file',
     'legal_hold_no_truncate',
+    'blob_guard_update',
+    'blob_guard_delete',
+    'blob_guard_truncate',
+    'entry_stays',
+    'files_legal_hold_version',
   ];
 
   it('knows every table a trigger writes', async () => {

@@ -1,7 +1,9 @@
 // `npm run fsck`: does the blob store hold every blob the database refers to, with the right size
 // and bytes, and on a local disk still read-only (a blob file is placed 0444: one that became
 // writable was changed by hand, even if its bytes still hash right); what does it hold that nothing
-// refers to (blobs, held upload copies)? The store is the
+// refers to (blobs, held upload copies)? And what did someone do past the database's guards: a
+// retained or held version whose blob is gone (retained-gone.ts), a version the event log recorded
+// as made whose row is gone with no record of its delete (vanished-versions.ts). The store is the
 // one the server reads (small blobs kept in the database in front of it: database-store.ts). With `fix`,
 // unreferenced blobs are freed through freeBlobs (the server's locked path, so a racing upload is
 // never hurt) and dead held copies dropped as the upload sweep does.
@@ -13,6 +15,8 @@ import type { BlobInfo, BlobStore } from '../storage/blob-store';
 import { keptBatches, storeIn, type DatabaseStore } from '../storage/database-store';
 import { LocalDiskStore } from '../storage/local-disk';
 import { underBlobLock } from './files/blobs';
+import { type RetainedGone, retainedGone } from './retained-gone';
+import { type VanishedVersion, vanishedVersions } from './vanished-versions';
 import { sweepBlobs, unreferencedAmong } from './files/sweep-blobs';
 import { sweepUploads } from './files/sweep-uploads';
 import { isUploadExpired } from './files/upload-window';
@@ -54,43 +58,46 @@ export interface FsckReport {
   bad: BadBlob[];
   unreferenced: BlobInfo[];
   held: HeldCopy[];
+  /** retained or held versions whose blob is gone (its bytes, or its row of `blobs`) */
+  retainedGone: RetainedGone[];
+  /** versions the event log recorded as made whose row is gone, with no record of their delete */
+  vanished: VanishedVersion[];
   /** with fix: blobs freed, held copies dropped */
   freed: number;
   dropped: number;
 }
 
+/** Whether the report names anything wrong (npm run fsck exits 1). */
+export const hasProblems = (r: FsckReport) => r.bad.length + r.retainedGone.length + r.vanished.length > 0;
+
 export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Promise<FsckReport> {
-  const report: FsckReport = { referenced: { blobs: 0, bytes: 0 }, bad: [], unreferenced: [], held: [], freed: 0, dropped: 0 };
+  const report: FsckReport = {
+    referenced: { blobs: 0, bytes: 0 },
+    bad: [],
+    unreferenced: [],
+    held: [],
+    retainedGone: [],
+    vanished: [],
+    freed: 0,
+    dropped: 0,
+  };
   for (let after = ''; ; ) {
-    const rows = await db.$queryRaw<{ hash: string; size: bigint; files: number }[]>`
-      SELECT hash, max(size) AS size, count(*)::int AS files FROM files WHERE stored AND hash > ${after}
-      GROUP BY hash ORDER BY hash LIMIT ${BATCH}`;
+    // recorded: the blob's row in `blobs` (the server writes it before any file points at it, and frees it only after none does)
+    const rows = await db.$queryRaw<{ hash: string; size: bigint; files: number; recorded: boolean }[]>`
+      SELECT f.hash, max(f.size) AS size, count(*)::int AS files, EXISTS (SELECT 1 FROM blobs b WHERE b.hash = f.hash) AS recorded
+      FROM files f WHERE f.stored AND f.hash > ${after}
+      GROUP BY f.hash ORDER BY f.hash LIMIT ${BATCH}`;
     if (!rows.length) break;
     after = rows[rows.length - 1].hash;
     for (const group of groups(rows)) {
       const kept = await keptAmong(store, group, opts);
       for (const row of group) {
-        const expected = { hash: row.hash, size: Number(row.size), files: row.files };
-        report.referenced.blobs++;
-        report.referenced.bytes += expected.size;
-        const bytes = kept.get(row.hash);
-        // A problem is looked at again under the blob's lock: a file deleted (and its bytes
-        // freed) by a running server between the two reads is no problem.
-        if (bytes ? keptProblem(bytes, expected) : await problemOf(store, expected, opts)) {
-          const confirmed = await underBlobLock(db, row.hash, async (tx) => {
-            const still = await tx.file.findFirst({
-              where: { hash: row.hash, stored: true },
-              select: { id: true, entryId: true, name: true },
-            });
-            const problem = still && (await problemOf(storeIn(store, tx), expected, opts));
-            return problem && { ...problem, example: { fileId: still.id, entryId: still.entryId, name: still.name } };
-          });
-          if (confirmed) report.bad.push({ ...expected, ...confirmed });
-        }
+        await checkReferenced(db, store, row, kept.get(row.hash), opts, report);
         opts.progress?.(report.referenced.blobs);
       }
     }
   }
+  report.vanished = await vanishedVersions(db);
   report.unreferenced = await unreferencedBlobs(db, store);
   report.held = await heldCopies(db, store);
   if (opts.fix) {
@@ -98,6 +105,44 @@ export async function fsck(db: Db, store: BlobStore, opts: FsckOptions = {}): Pr
     report.dropped = await sweepUploads(db, store);
   }
   return report;
+}
+
+/** One referenced blob, its bytes the database keeps when read in its batch (`bytes`): into `report`. */
+async function checkReferenced(
+  db: Db,
+  store: BlobStore,
+  row: { hash: string; size: bigint; files: number; recorded: boolean },
+  bytes: Buffer | undefined,
+  opts: FsckOptions,
+  report: FsckReport,
+): Promise<void> {
+  const expected = { hash: row.hash, size: Number(row.size), files: row.files };
+  report.referenced.blobs++;
+  report.referenced.bytes += expected.size;
+  // A problem is looked at again under the blob's lock: a file deleted (and its bytes
+  // freed) by a running server between the two reads is no problem.
+  if (bytes ? keptProblem(bytes, expected) : await problemOf(store, expected, opts)) {
+    const confirmed = await underBlobLock(db, row.hash, async (tx) => {
+      const still = await tx.file.findFirst({
+        where: { hash: row.hash, stored: true },
+        select: { id: true, entryId: true, name: true },
+      });
+      const problem = still && (await problemOf(storeIn(store, tx), expected, opts));
+      return problem && { ...problem, example: { fileId: still.id, entryId: still.entryId, name: still.name } };
+    });
+    if (confirmed) report.bad.push({ ...expected, ...confirmed });
+    const gone = confirmed && confirmed.problem === 'missing' && (await retainedGone(db, row.hash, 'bytes'));
+    if (gone) return void report.retainedGone.push(gone);
+  }
+  if (!row.recorded) await unrecorded(db, row.hash, report);
+}
+
+/** A referenced blob without its row: named when a retained or held version points at it (looked at again, as a free may have raced the page). */
+async function unrecorded(db: Db, hash: string, report: FsckReport): Promise<void> {
+  const gone = await underBlobLock(db, hash, async (tx) =>
+    (await tx.blob.count({ where: { hash } })) ? undefined : retainedGone(tx, hash, 'row'),
+  );
+  if (gone) report.retainedGone.push(gone);
 }
 
 /** `rows` in keptMany's batches (keptBatches). */
