@@ -10,7 +10,7 @@ import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { checkpointPayload, checkpointSigned, type CheckpointRecord } from '../../events/checkpoints';
 import { checkTimestamp } from '../../events/timestamp';
-import { type EventRecord, recordHash } from '../../events/record';
+import { type EventRecord, GENESIS_HASH, recordHash } from '../../events/record';
 import { verifyBytes } from '../../events/signing-key';
 import { looksLikeFormula, parseCsv } from './csv';
 import { EXPORT_FORMAT } from './plan-export';
@@ -86,6 +86,10 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   const versions = await checkTables(byName, text, notes);
   const checkpoints = await checkpointsOf(await text('checkpoints.jsonl'), manifest, key);
   const events = await checkEvents(file, byName.get('events.jsonl') as ZipMember, manifest, checkpoints);
+  if (manifest.events.first_seq > 1)
+    notes.push(
+      `events.jsonl begins with the period's first record, ${manifest.events.first_seq}: its prev_hash is the hash of record ${manifest.events.first_seq - 1}, made before the period and not in the export`,
+    );
   if (!opts.publicKey)
     notes.push(
       `signatures checked with the key in manifest.json (key_id ${manifest.key_id}): compare it with the instance's GET /utils/v1/audit-key, or pass --public-key`,
@@ -220,6 +224,7 @@ async function checkEvents(file: string, m: ZipMember, manifest: Manifest, check
     if (prev && r.prev_hash !== prev.hash) throw new ExportBroken(place, `record ${r.seq}'s prev_hash is not record ${prev.seq}'s hash`);
     if (!prev && r.seq !== manifest.events.first_seq)
       throw new ExportBroken(place, `the first record is ${r.seq}, manifest.json says ${manifest.events.first_seq}`);
+    if (!prev && r.seq === 1 && r.prev_hash !== GENESIS_HASH) throw new ExportBroken(place, "record 1's prev_hash is not 64 zeros");
     const mark = checkpoints.get(r.seq);
     if (mark && mark.hash !== r.hash) throw new ExportBroken(place, `record ${r.seq} is not the record its signed checkpoint names`);
     prev = r;
