@@ -9,7 +9,7 @@
 
 export const BOM = '\ufeff';
 
-const enum State {
+enum State {
   FieldStart,
   Unquoted,
   Quoted,
@@ -70,10 +70,12 @@ export class CsvReader {
       }
       if (ch === QUOTE) {
         if (this.state === State.FieldStart) this.state = State.Quoted;
-        else if (this.state === State.AfterQuote) this.state = State.Quoted; // a doubled quote
+        else if (this.state === State.AfterQuote)
+          this.state = State.Quoted; // a doubled quote
         else throw new Error(`a quote inside an unquoted field (record ${at()})`);
       } else if (ch === COMMA) this.state = State.FieldStart;
-      else if (ch === CR && i + 1 === this.rest.length) break; // its LF may come with the next piece
+      else if (ch === CR && i + 1 === this.rest.length)
+        break; // its LF may come with the next piece
       else if (ch === CR && this.rest.charCodeAt(i + 1) === LF) {
         rows.push(this.record(this.rest.slice(start, i)));
         this.state = State.FieldStart;

@@ -12,10 +12,11 @@ import { checkpointPayload, checkpointSigned, type CheckpointRecord } from '../.
 import { checkTimestamp } from '../../events/timestamp';
 import { type EventRecord, GENESIS_HASH, recordHash } from '../../events/record';
 import { verifyBytes } from '../../events/signing-key';
-import { looksLikeFormula, parseCsv } from './csv';
+import { parseCsv } from './csv';
 import { EXPORT_FORMAT } from './plan-export';
 import { ENTRIES_TABLE, FILES_TABLE } from './tables';
-import { ExportBroken, readExportZip, type ZipMember } from './zip-structure';
+import { ListDigest, parseManifest, tableRows } from './verify-lists';
+import { ExportBroken, readExportZip, type ZipMember, walkExportZip } from './zip-structure';
 
 export { ExportBroken };
 
@@ -47,8 +48,19 @@ interface Manifest {
 
 /** Throws ExportBroken naming the first mismatch. */
 export async function verifyExport(file: string, opts: { publicKey?: KeyObject } = {}): Promise<ExportVerdict> {
-  const members = await readExportZip(file);
-  const byName = new Map(members.map((m) => [m.name, m]));
+  // One walk of the ZIP checks every byte; the members outside files/ are kept (a handful), the
+  // others folded into digests (verify-lists.ts): memory does not grow with the export.
+  const byName = new Map<string, ZipMember>();
+  const listed = new ListDigest(); // every member manifest.json lists
+  const versions = new ListDigest(); // files/…
+  let members = 0;
+  for await (const m of walkExportZip(file)) {
+    members++;
+    if (m.name.startsWith('files/')) versions.add(m.name, m.size, m.sha256);
+    else if (byName.has(m.name)) throw new ExportBroken(`ZIP member ${members} (${m.name})`, 'the name appears twice');
+    else byName.set(m.name, m);
+    if (m.name !== 'manifest.json' && m.name !== 'manifest.sig') listed.add(m.name, m.size, m.sha256);
+  }
   const text = async (name: string) => {
     const m = byName.get(name);
     if (!m) throw new ExportBroken(name, 'missing from the archive');
@@ -56,12 +68,13 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   };
   const manifestText = await text('manifest.json');
   const signature = (await text('manifest.sig')).trim();
-  let manifest: Manifest;
+  let parsed: ReturnType<typeof parseManifest<Manifest>>;
   try {
-    manifest = JSON.parse(manifestText);
+    parsed = parseManifest<Manifest>(manifestText);
   } catch {
     throw new ExportBroken('manifest.json', 'is not JSON');
   }
+  const manifest = parsed.manifest;
   if (manifest?.format !== EXPORT_FORMAT) throw new ExportBroken('manifest.json', `format is not ${EXPORT_FORMAT}`);
   let key: KeyObject;
   try {
@@ -71,19 +84,10 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   }
   if (!verifyBytes(key, manifestText, signature))
     throw new ExportBroken('manifest.sig', "is not the audit key's signature over manifest.json");
-
-  for (const m of members) {
-    if (m.name === 'manifest.json' || m.name === 'manifest.sig') continue;
-    const listed = manifest.files?.[m.name];
-    if (!listed) throw new ExportBroken(m.name, 'is not in manifest.json');
-    if (listed.size !== m.size) throw new ExportBroken(m.name, `is ${m.size} bytes, manifest.json says ${listed.size}`);
-    if (listed.sha256 !== m.sha256) throw new ExportBroken(m.name, `has sha256 ${m.sha256}, manifest.json says ${listed.sha256}`);
-  }
-  for (const name of Object.keys(manifest.files ?? {}))
-    if (!byName.has(name)) throw new ExportBroken(name, 'is in manifest.json but not in the archive');
+  if (parsed.left || parsed.files !== listed.digest()) await checkListed(file, JSON.parse(manifestText));
 
   const notes: string[] = [];
-  const versions = await checkTables(byName, text, notes);
+  const versionCount = await checkTables(file, byName, versions.digest(), notes);
   const checkpoints = await checkpointsOf(await text('checkpoints.jsonl'), manifest, key);
   const events = await checkEvents(file, byName.get('events.jsonl') as ZipMember, manifest, checkpoints);
   if (manifest.events.first_seq > 1)
@@ -95,8 +99,8 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
       `signatures checked with the key in manifest.json (key_id ${manifest.key_id}): compare it with the instance's GET /utils/v1/audit-key, or pass --public-key`,
     );
   return {
-    members: members.length,
-    versions,
+    members,
+    versions: versionCount,
     events,
     checkpoints: checkpoints.size,
     timestamps: [...checkpoints.values()].filter((c) => c.timestamp).length,
@@ -106,6 +110,24 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
     keyGiven: !!opts.publicKey,
     notes,
   };
+}
+
+/**
+ * The members against manifest.json one by one, when their lists' digests differ: names the first
+ * that does not match. Holds every member (a broken or reordered export only).
+ */
+async function checkListed(file: string, manifest: Pick<Manifest, 'files'>) {
+  const members = await readExportZip(file);
+  const byName = new Set(members.map((m) => m.name));
+  for (const m of members) {
+    if (m.name === 'manifest.json' || m.name === 'manifest.sig') continue;
+    const listed = manifest.files?.[m.name];
+    if (!listed) throw new ExportBroken(m.name, 'is not in manifest.json');
+    if (listed.size !== m.size) throw new ExportBroken(m.name, `is ${m.size} bytes, manifest.json says ${listed.size}`);
+    if (listed.sha256 !== m.sha256) throw new ExportBroken(m.name, `has sha256 ${m.sha256}, manifest.json says ${listed.sha256}`);
+  }
+  for (const name of Object.keys(manifest.files ?? {}))
+    if (!byName.has(name)) throw new ExportBroken(name, 'is in manifest.json but not in the archive');
 }
 
 async function readRange(file: string, m: ZipMember): Promise<Buffer> {
@@ -119,8 +141,55 @@ async function readRange(file: string, m: ZipMember): Promise<Buffer> {
   }
 }
 
-/** entries.csv and files.csv: headers, every version's member present with its sha256 and size. */
-async function checkTables(byName: Map<string, ZipMember>, text: (name: string) => Promise<string>, notes: string[]): Promise<number> {
+/**
+ * entries.csv and files.csv, read as streams: headers, each row's fields, every version's member
+ * present with its sha256 and size (files.csv's rows and the ZIP's files/ members are one list in
+ * one order: their digests), each row's entry in entries.csv (rows grouped by entry in its order).
+ * Where either does not hold, checkTablesWhole decides and names the row.
+ */
+async function checkTables(file: string, byName: Map<string, ZipMember>, zipVersions: string, notes: string[]): Promise<number> {
+  const member = (name: string) => {
+    const m = byName.get(name);
+    if (!m) throw new ExportBroken(name, 'missing from the archive');
+    return m;
+  };
+  const formulas: Record<string, number> = {};
+  const entryColumns = ENTRIES_TABLE.columns.map((c) => c.name);
+  const fileColumns = FILES_TABLE.columns.map((c) => c.name);
+  const entries = tableRows(file, member(ENTRIES_TABLE.url), entryColumns, formulas)[Symbol.asyncIterator]();
+  let entry = await entries.next(); // before files.csv: its header is checked first
+  let current: string | undefined; // the entry whose rows files.csv is on
+  let grouped = true;
+  const rows = new ListDigest();
+  for await (const f of tableRows(file, member(FILES_TABLE.url), fileColumns, formulas)) {
+    if (!f.path.startsWith('files/'))
+      throw new ExportBroken(`files.csv, record ${rows.count + 2} (${f.path})`, 'its bytes are not in the archive');
+    rows.add(f.path, f.size, f.sha256);
+    if (grouped && current !== f.entry_id) {
+      if (current !== undefined) entry = await entries.next();
+      grouped = !entry.done && entry.value.entry_id === f.entry_id;
+      current = f.entry_id;
+    }
+  }
+  if (current !== undefined && grouped) entry = await entries.next();
+  for (; !entry.done; entry = await entries.next()) grouped = false; // an entry without versions; read for its checks
+  if (!grouped || rows.digest() !== zipVersions) await checkTablesWhole(file);
+  for (const name of [ENTRIES_TABLE.url, FILES_TABLE.url])
+    if (formulas[name])
+      notes.push(
+        `${name}: ${formulas[name]} field(s) begin with = + - @ (kept as stored): import the columns as text so a spreadsheet shows them as written`,
+      );
+  return rows.count;
+}
+
+/** entries.csv and files.csv read whole, each row checked against the members and entries.csv's ids. */
+async function checkTablesWhole(file: string): Promise<void> {
+  const byName = new Map((await readExportZip(file)).map((m) => [m.name, m]));
+  const text = async (name: string) => {
+    const m = byName.get(name);
+    if (!m) throw new ExportBroken(name, 'missing from the archive');
+    return (await readRange(file, m)).toString('utf8');
+  };
   const table = async (name: string, columns: string[]) => {
     let rows: string[][];
     try {
@@ -129,11 +198,6 @@ async function checkTables(byName: Map<string, ZipMember>, text: (name: string) 
       throw new ExportBroken(name, `is not RFC 4180 CSV: ${(err as Error).message}`);
     }
     if (rows[0]?.join(',') !== columns.join(',')) throw new ExportBroken(name, 'the header row is not the columns index.xml names');
-    const formulas = rows.slice(1).reduce((n, r) => n + r.filter(looksLikeFormula).length, 0);
-    if (formulas)
-      notes.push(
-        `${name}: ${formulas} field(s) begin with = + - @ (kept as stored): import the columns as text so a spreadsheet shows them as written`,
-      );
     return rows.slice(1).map((r, i) => {
       if (r.length !== columns.length) throw new ExportBroken(`${name}, record ${i + 2}`, `has ${r.length} fields, not ${columns.length}`);
       return Object.fromEntries(columns.map((c, j) => [c, r[j]]));
@@ -160,7 +224,6 @@ async function checkTables(byName: Map<string, ZipMember>, text: (name: string) 
   });
   for (const name of byName.keys())
     if (name.startsWith('files/') && !listed.has(name)) throw new ExportBroken(name, 'is not a version files.csv lists');
-  return files.length;
 }
 
 /** checkpoints.jsonl's records, each checked: its chain and key, its signature, its time-stamp token. */
