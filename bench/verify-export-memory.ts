@@ -16,7 +16,6 @@ import { testWorld } from '../lib/testing/database';
 const ENTRIES = Number(process.env.VERIFY_ENTRIES ?? 8000);
 const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 
-
 async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-verify-memory-'));
   try {
@@ -30,7 +29,9 @@ async function main() {
         await w.close();
       }
       const members = (await readExportZip(file)).length;
-      const r = execFileSync('sh', ['-c', `/usr/bin/time -v node --import tsx scripts/verify-export.ts '${file}' 2>&1`], { encoding: 'utf8' });
+      const r = execFileSync('sh', ['-c', `/usr/bin/time -v node --import tsx scripts/verify-export.ts '${file}' 2>&1`], {
+        encoding: 'utf8',
+      });
       const mb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r)?.[1] ?? Number.NaN) / 1024;
       rows.push({ entries, members, mb, out: r.split('\n')[0] });
       console.log(`${entries} entries, ${members} members: verify-export peak RSS ${mb.toFixed(1)} MB — ${r.split('\n')[0]}`);
