@@ -1,7 +1,8 @@
 // `npm run verify-export`'s memory against the export's size: two exports of a seeded workspace
 // (VERIFY_ENTRIES entries, default 8,000: about 20,000 small versions; and a tenth of it), each
 // checked by the script in a process of its own under /usr/bin/time -v; prints each one's peak RSS
-// and their ratio. Memory bounded whatever the number of members: a ratio near 1.
+// and their ratio (RSS counts the heap's slack too; the smallest heap each needs is the sharper
+// figure: --max-old-space-size, as lib/silo/export/verify-memory.test.ts does).
 // Run: npx tsx bench/verify-export-memory.ts
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
