@@ -3,20 +3,19 @@
 // manifest.sig the audit key's signature over manifest.json, events.jsonl a chain (each record's
 // hash recomputed, each prev_hash the previous hash) ending in a record a signed checkpoint of
 // checkpoints.jsonl names, and every version of files.csv present with its sha256. The first
-// mismatch is named. Reads members by position; events.jsonl a line at a time.
+// mismatch is named. Reads members by position, the tables and events.jsonl as streams, and keeps
+// nothing per member (verify-lists.ts).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { checkpointPayload, checkpointSigned, type CheckpointRecord } from '../../events/checkpoints';
 import { checkTimestamp } from '../../events/timestamp';
 import { type EventRecord, GENESIS_HASH, recordHash } from '../../events/record';
 import { verifyBytes } from '../../events/signing-key';
-import { parseCsv } from './csv';
 import { EXPORT_FORMAT } from './plan-export';
 import { ENTRIES_TABLE, FILES_TABLE } from './tables';
-import { ListDigest, parseManifest, tableRows } from './verify-lists';
-import { ExportBroken, readExportZip, type ZipMember, walkExportZip } from './zip-structure';
+import { checkListed, checkTablesWhole, ListDigest, parseManifest, readRange, tableRows } from './verify-lists';
+import { ExportBroken, type ZipMember, walkExportZip } from './zip-structure';
 
 export { ExportBroken };
 
@@ -113,35 +112,6 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
 }
 
 /**
- * The members against manifest.json one by one, when their lists' digests differ: names the first
- * that does not match. Holds every member (a broken or reordered export only).
- */
-async function checkListed(file: string, manifest: Pick<Manifest, 'files'>) {
-  const members = await readExportZip(file);
-  const byName = new Set(members.map((m) => m.name));
-  for (const m of members) {
-    if (m.name === 'manifest.json' || m.name === 'manifest.sig') continue;
-    const listed = manifest.files?.[m.name];
-    if (!listed) throw new ExportBroken(m.name, 'is not in manifest.json');
-    if (listed.size !== m.size) throw new ExportBroken(m.name, `is ${m.size} bytes, manifest.json says ${listed.size}`);
-    if (listed.sha256 !== m.sha256) throw new ExportBroken(m.name, `has sha256 ${m.sha256}, manifest.json says ${listed.sha256}`);
-  }
-  for (const name of Object.keys(manifest.files ?? {}))
-    if (!byName.has(name)) throw new ExportBroken(name, 'is in manifest.json but not in the archive');
-}
-
-async function readRange(file: string, m: ZipMember): Promise<Buffer> {
-  const fh = await open(file, 'r');
-  try {
-    const b = Buffer.alloc(m.size);
-    await fh.read(b, 0, m.size, m.offset);
-    return b;
-  } finally {
-    await fh.close();
-  }
-}
-
-/**
  * entries.csv and files.csv, read as streams: headers, each row's fields, every version's member
  * present with its sha256 and size (files.csv's rows and the ZIP's files/ members are one list in
  * one order: their digests), each row's entry in entries.csv (rows grouped by entry in its order).
@@ -180,50 +150,6 @@ async function checkTables(file: string, byName: Map<string, ZipMember>, zipVers
         `${name}: ${formulas[name]} field(s) begin with = + - @ (kept as stored): import the columns as text so a spreadsheet shows them as written`,
       );
   return rows.count;
-}
-
-/** entries.csv and files.csv read whole, each row checked against the members and entries.csv's ids. */
-async function checkTablesWhole(file: string): Promise<void> {
-  const byName = new Map((await readExportZip(file)).map((m) => [m.name, m]));
-  const text = async (name: string) => {
-    const m = byName.get(name);
-    if (!m) throw new ExportBroken(name, 'missing from the archive');
-    return (await readRange(file, m)).toString('utf8');
-  };
-  const table = async (name: string, columns: string[]) => {
-    let rows: string[][];
-    try {
-      rows = parseCsv(await text(name));
-    } catch (err) {
-      throw new ExportBroken(name, `is not RFC 4180 CSV: ${(err as Error).message}`);
-    }
-    if (rows[0]?.join(',') !== columns.join(',')) throw new ExportBroken(name, 'the header row is not the columns index.xml names');
-    return rows.slice(1).map((r, i) => {
-      if (r.length !== columns.length) throw new ExportBroken(`${name}, record ${i + 2}`, `has ${r.length} fields, not ${columns.length}`);
-      return Object.fromEntries(columns.map((c, j) => [c, r[j]]));
-    });
-  };
-  const entries = await table(
-    ENTRIES_TABLE.url,
-    ENTRIES_TABLE.columns.map((c) => c.name),
-  );
-  const entryIds = new Set(entries.map((e) => e.entry_id));
-  const files = await table(
-    FILES_TABLE.url,
-    FILES_TABLE.columns.map((c) => c.name),
-  );
-  const listed = new Set<string>();
-  files.forEach((f, i) => {
-    const place = `files.csv, record ${i + 2} (${f.path})`;
-    const m = byName.get(f.path);
-    if (!f.path.startsWith('files/') || !m) throw new ExportBroken(place, 'its bytes are not in the archive');
-    if (m.sha256 !== f.sha256) throw new ExportBroken(place, `its bytes have sha256 ${m.sha256}, the row says ${f.sha256}`);
-    if (String(m.size) !== f.size) throw new ExportBroken(place, `its bytes are ${m.size} long, the row says ${f.size}`);
-    if (!entryIds.has(f.entry_id)) throw new ExportBroken(place, `its entry ${f.entry_id} is not in entries.csv`);
-    listed.add(f.path);
-  });
-  for (const name of byName.keys())
-    if (name.startsWith('files/') && !listed.has(name)) throw new ExportBroken(name, 'is not a version files.csv lists');
 }
 
 /** checkpoints.jsonl's records, each checked: its chain and key, its signature, its time-stamp token. */
