@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyChain } from '../../events/verify-chain';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { seedWorkspace } from '../../testing/seed-workspace';
@@ -73,6 +74,10 @@ describe.each(testDatabases())('an auditor key’s export on %s', (database) => 
     // it is the instance's checkpoint from now on: a second export of the month finds it
     const kept = await w.db.prisma.checkpoint.findMany({ where: { ownerId: chain.ownerId, sandbox: false, seq: events.at(-1).seq } });
     expect(kept).toHaveLength(1);
+    // signed before the chain's head, after later ones: the chain still verifies, every checkpoint checked
+    const verdict = await verifyChain(w.db.prisma, chain, key);
+    expect(verdict).toMatchObject({ ok: true });
+    expect(verdict.checkpoints).toBe(await w.db.prisma.checkpoint.count({ where: { ownerId: chain.ownerId, sandbox: false } }));
   });
 
   it('verifies with `npm run verify-export`, the run checked from its first record’s prev_hash', async () => {
