@@ -75,6 +75,10 @@ test.describe('strings the API stores', () => {
 
   test('cursors that decode to a non-UUID id or an unrepresentable time answer 422 on every list', async ({ request, admin, newOwner }) => {
     const { liveKey } = await newOwner();
+    for (const cursor of [...CURSORS, 'abc', '0', '-1']) {
+      await expectError(await request.get(`/silo/v1/events?cursor=${cursor}`, { headers: bearer(liveKey) }), 422, 'validation');
+      await expectError(await request.get(`/silo/v1/events?order=desc&cursor=${cursor}`, { headers: bearer(liveKey) }), 422, 'validation');
+    }
     for (const cursor of CURSORS) {
       await expectError(await request.get(`/silo/v1/entries?cursor=${cursor}`, { headers: bearer(liveKey) }), 422, 'validation');
       for (const list of ['/admin/v1/owners', '/admin/v1/apps', '/admin/v1/enrollments'])

@@ -8,7 +8,8 @@ import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { appendEvent } from './append-event';
 import type { EventType } from './catalogue';
 import { systemActor } from './catalogue';
-import { type EventQuery, listEvents } from './list-events';
+import { ApiError } from '../errors';
+import { type EventQuery, eventRange, listEvents } from './list-events';
 
 describe.each(testDatabases())('listEvents on %s', (database) => {
   let w: TestWorld;
@@ -104,5 +105,43 @@ describe.each(testDatabases())('listEvents on %s', (database) => {
       expect(p).toMatch(/Index Scan Backward using events_owner_id_sandbox_(entry_id_seq_idx|type_seq_idx|seq_key)/);
       expect(p).not.toMatch(/Sort/);
     }
+  });
+});
+
+describe('?cursor= of GET /silo/v1/events (eventRange)', () => {
+  it('takes a next_cursor as ?after= oldest first, as ?before= newest first', () => {
+    expect(eventRange({ cursor: '40' })).toEqual({ after: 40, before: undefined });
+    expect(eventRange({ cursor: '61', order: 'desc' })).toEqual({ after: undefined, before: 61 });
+    expect(eventRange({ cursor: '9007199254740991' })).toEqual({ after: Number.MAX_SAFE_INTEGER, before: undefined });
+    expect(eventRange({ after: 5, cursor: '40' })).toEqual({ after: 5, before: undefined });
+  });
+
+  it('answers 422 validation naming cursor for anything it did not issue, never a start from seq 1', () => {
+    for (const cursor of [
+      'abc',
+      '',
+      '0',
+      '-1',
+      '01',
+      '1.5',
+      '1e3',
+      ' 7',
+      '7 ',
+      '0x10',
+      '9007199254740992',
+      '99999999999999999',
+      'MjAyNi0',
+      '４２',
+    ])
+      for (const order of ['asc', 'desc'] as const) {
+        let caught: unknown;
+        try {
+          eventRange({ cursor, order });
+        } catch (err) {
+          caught = err;
+        }
+        expect(caught, `${order} ?cursor=${cursor}`).toBeInstanceOf(ApiError);
+        expect(caught).toMatchObject({ key: 'validation', status: 422, fields: { cursor: 'is not valid' } });
+      }
   });
 });

@@ -3,6 +3,7 @@
 // read forwards or backwards.
 import type { Tx } from '../db/client';
 import type { Period } from '../db/scope';
+import { ApiError } from '../errors';
 import type { Chain } from './chain';
 import type { EventType } from './catalogue';
 import { type EventRecord, presentEvent } from './record';
@@ -19,6 +20,26 @@ export interface EventQuery {
   type?: EventType;
   /** an auditor's key: only the records made in its period (`at`, start included, end excluded) */
   period?: Period;
+}
+
+/**
+ * The seq range of a query: `?cursor=` is the list's usual name for `?after=` (oldest first) or
+ * `?before=` (newest first), and holds what this service issued as `next_cursor` — a seq, 1 or
+ * more, in decimal. Anything else is 422 naming `cursor`, never a silent start from the beginning.
+ */
+export function eventRange(q: { order?: 'asc' | 'desc'; after?: number; before?: number; cursor?: string }): {
+  after?: number;
+  before?: number;
+} {
+  const cursor = q.cursor === undefined ? undefined : seqCursor(q.cursor);
+  return q.order === 'desc' ? { after: q.after, before: q.before ?? cursor } : { after: q.after ?? cursor, before: q.before };
+}
+
+function seqCursor(cursor: string): number {
+  const seq = /^[1-9]\d{0,15}$/.test(cursor) ? Number(cursor) : 0;
+  if (!Number.isSafeInteger(seq) || seq < 1)
+    throw new ApiError('validation', 'cursor is not one this service issued', { fields: { cursor: 'is not valid' } });
+  return seq;
 }
 
 export async function listEvents(db: Tx, chain: Chain, q: EventQuery) {

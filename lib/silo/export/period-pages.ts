@@ -4,6 +4,7 @@
 import { Prisma } from '../../db/generated/client';
 import type { Tx } from '../../db/client';
 import type { Chain } from '../../events/chain';
+import { versionMember } from './member-names';
 import type { ExportEntry, ExportVersion } from './tables';
 
 /** Entries a page. */
@@ -15,9 +16,6 @@ export const PAGE = 1_000;
  * entry it joins by that transaction's age (seconds). A day is far past any transaction's life.
  */
 const ENTRY_HORIZON_MS = 86_400_000;
-
-/** A file name as a ZIP member's last segment: no path separators, nothing Windows cannot create. */
-export const memberFileName = (name: string) => name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_');
 
 interface PageRow {
   entry_id: string;
@@ -106,7 +104,7 @@ export async function* periodPages(
         sha256: r.hash,
         storedAt: r.stored_at,
         createdBy: r.created_by,
-        path: `files/${r.entry_id}/${r.id}/v${r.version}-${memberFileName(r.name)}`,
+        path: versionMember({ entryId: r.entry_id, fileId: r.id, version: r.version, name: r.name }),
       });
     }
     const last = rows[rows.length - 1];

@@ -15,9 +15,6 @@ import { SMALL_BLOB_CEILING } from '../../config';
 import type { Tx } from '../../db/client';
 import type { Chain } from '../../events/chain';
 import { chainName } from '../../events/chain';
-import { canonicalJson, type Json } from '../../events/canonical-json';
-import { checkpointChains, presentCheckpoint } from '../../events/checkpoints';
-import { presentEvent } from '../../events/record';
 import { type AuditKey, signBytes } from '../../events/signing-key';
 import type { ExportQuery } from '../../schemas/export';
 import type { BlobStore } from '../../storage/blob-store';
@@ -26,8 +23,9 @@ import { type DatabaseStore, keptBatches } from '../../storage/database-store';
 import type { LocalDiskStore } from '../../storage/local-disk';
 import { BOM, csvRecord } from './csv';
 import { makeExportDir } from './export-dirs';
+import { checkpointLines, eventLines, eventRun } from './export-events';
 import { DTD_NAME, GDPDU_DTD, indexXml } from './gdpdu';
-import { PAGE, periodPages } from './period-pages';
+import { periodPages } from './period-pages';
 import { type Spilled, SpillFile, spilledLines } from './spill';
 import { ENTRIES_TABLE, FILES_TABLE, type Table } from './tables';
 
@@ -62,7 +60,7 @@ export interface ExportPlan {
   versions: number;
   /** the versions' bytes in all */
   bytes: number;
-  /** the seq range of events.jsonl: the record before the period's first, to the first signed checkpoint at or after its last */
+  /** the seq range of events.jsonl: the records made in the period (export-events.ts) */
   events: { first: number; last: number };
   /** removes the plan's files (the ZIP does when it ends or is aborted); safe to call twice */
   dispose(): Promise<void>;
@@ -142,7 +140,7 @@ export async function planExport(o: PlanOptions): Promise<ExportPlan> {
     const [entriesFile, filesFile, listFile] = [await entriesCsv.close(), await filesCsv.close(), await list.close()];
     files.length = 0;
 
-    const events = await eventRange(o.db, o.chain, start, end, o.key, createdAt);
+    const events = await eventRun(o.db, o.chain, start, end, o.key, createdAt);
     const owner = await o.db.owner.findUniqueOrThrow({ where: { id: o.chain.ownerId }, select: { name: true } });
     const index = indexXml({
       supplier: owner.name,
@@ -272,75 +270,4 @@ async function* listedVersions(file: string, store: BlobStore): AsyncIterable<Ex
     chunk.push({ name, size, sha256, at });
   }
   yield* membersOf(chunk);
-}
-
-/**
- * The records events.jsonl holds: from the one before the period's first (so the chain links into
- * what came before) to the first signed checkpoint at or after the period's last. A period whose
- * last record has no checkpoint yet gets one now, signed over the chain's head. {0, 0}: no records.
- */
-async function eventRange(db: Tx, chain: Chain, start: Date, end: Date, key: AuditKey, now: Date) {
-  const [r] = await db.$queryRaw<{ first: bigint | null; last: bigint | null }[]>`
-    SELECT (SELECT min(seq) FROM events WHERE owner_id = ${chain.ownerId}::uuid AND sandbox = ${chain.sandbox} AND at >= ${start} AND at < ${end}) AS first,
-           (SELECT max(seq) FROM events WHERE owner_id = ${chain.ownerId}::uuid AND sandbox = ${chain.sandbox} AND at < ${end}) AS last`;
-  const last = Number(r.last ?? 0);
-  if (!last) return { first: 0, last: 0 };
-  const first = Math.max(1, Number(r.first ?? last + 1) - 1);
-  const covering = () =>
-    db.checkpoint.findFirst({
-      where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gte: BigInt(last) } },
-      orderBy: { seq: 'asc' },
-      select: { seq: true },
-    });
-  let mark = await covering();
-  if (!mark) {
-    await checkpointChains(db, key, now, chain);
-    mark = await covering();
-  }
-  if (!mark) throw new Error(`no checkpoint covers record ${last} of ${chainName(chain)}`);
-  return { first, last: Number(mark.seq) };
-}
-
-async function* eventLines(db: Tx, chain: Chain, range: { first: number; last: number }): AsyncIterable<Buffer> {
-  for (let after = range.first - 1; range.first && after < range.last; ) {
-    const rows = await db.event.findMany({
-      where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: BigInt(after), lte: BigInt(range.last) } },
-      orderBy: { seq: 'asc' },
-      take: PAGE,
-    });
-    if (!rows.length) throw new Error(`records ${after + 1} to ${range.last} of ${chainName(chain)} are gone`);
-    yield Buffer.from(rows.map((row) => `${canonicalJson(presentEvent(row) as unknown as Json)}\n`).join(''));
-    after = Number(rows[rows.length - 1].seq);
-  }
-}
-
-/**
- * The checkpoints' lines, time-stamp tokens included. The member is read twice (hashed when
- * planned, then sent), and a token may arrive between the two (checkpoints.ts fetches them after
- * the checkpoint): the later readings show a token only where the first one saw it, so the bytes
- * sent are the bytes the manifest names. Tokens are append-only: one seen stays.
- */
-function checkpointLines(db: Tx, chain: Chain, range: { first: number; last: number }): () => AsyncIterable<Buffer> {
-  const seen = new Set<number>();
-  let readings = 0;
-  return async function* () {
-    const first = readings++ === 0;
-    for (let after = range.first - 1; range.first && after < range.last; ) {
-      const rows = await db.checkpoint.findMany({
-        where: { ownerId: chain.ownerId, sandbox: chain.sandbox, seq: { gt: BigInt(after), lte: BigInt(range.last) } },
-        include: { timestamp: true },
-        orderBy: { seq: 'asc' },
-        take: PAGE,
-      });
-      if (!rows.length) return;
-      const lines = rows.map((row) => {
-        const seq = Number(row.seq);
-        if (first && row.timestamp) seen.add(seq);
-        const shown = seen.has(seq) ? row : { ...row, timestamp: null };
-        return `${canonicalJson(presentCheckpoint(shown) as unknown as Json)}\n`;
-      });
-      yield Buffer.from(lines.join(''));
-      after = Number(rows[rows.length - 1].seq);
-    }
-  };
 }

@@ -3,19 +3,19 @@
 // manifest.sig the audit key's signature over manifest.json, events.jsonl a chain (each record's
 // hash recomputed, each prev_hash the previous hash) ending in a record a signed checkpoint of
 // checkpoints.jsonl names, and every version of files.csv present with its sha256. The first
-// mismatch is named. Reads members by position; events.jsonl a line at a time.
+// mismatch is named. Reads members by position, the tables and events.jsonl as streams, and keeps
+// nothing per member (verify-lists.ts).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { checkpointPayload, checkpointSigned, type CheckpointRecord } from '../../events/checkpoints';
 import { checkTimestamp } from '../../events/timestamp';
-import { type EventRecord, recordHash } from '../../events/record';
+import { type EventRecord, GENESIS_HASH, recordHash } from '../../events/record';
 import { verifyBytes } from '../../events/signing-key';
-import { looksLikeFormula, parseCsv } from './csv';
 import { EXPORT_FORMAT } from './plan-export';
 import { ENTRIES_TABLE, FILES_TABLE } from './tables';
-import { ExportBroken, readExportZip, type ZipMember } from './zip-structure';
+import { checkListed, checkTablesWhole, ListDigest, parseManifest, readRange, tableRows } from './verify-lists';
+import { ExportBroken, type ZipMember, walkExportZip } from './zip-structure';
 
 export { ExportBroken };
 
@@ -47,8 +47,19 @@ interface Manifest {
 
 /** Throws ExportBroken naming the first mismatch. */
 export async function verifyExport(file: string, opts: { publicKey?: KeyObject } = {}): Promise<ExportVerdict> {
-  const members = await readExportZip(file);
-  const byName = new Map(members.map((m) => [m.name, m]));
+  // One walk of the ZIP checks every byte; the members outside files/ are kept (a handful), the
+  // others folded into digests (verify-lists.ts): memory does not grow with the export.
+  const byName = new Map<string, ZipMember>();
+  const listed = new ListDigest(); // every member manifest.json lists
+  const versions = new ListDigest(); // files/…
+  let members = 0;
+  for await (const m of walkExportZip(file)) {
+    members++;
+    if (m.name.startsWith('files/')) versions.add(m.name, m.size, m.sha256);
+    else if (byName.has(m.name)) throw new ExportBroken(`ZIP member ${members} (${m.name})`, 'the name appears twice');
+    else byName.set(m.name, m);
+    if (m.name !== 'manifest.json' && m.name !== 'manifest.sig') listed.add(m.name, m.size, m.sha256);
+  }
   const text = async (name: string) => {
     const m = byName.get(name);
     if (!m) throw new ExportBroken(name, 'missing from the archive');
@@ -56,12 +67,13 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   };
   const manifestText = await text('manifest.json');
   const signature = (await text('manifest.sig')).trim();
-  let manifest: Manifest;
+  let parsed: ReturnType<typeof parseManifest<Manifest>>;
   try {
-    manifest = JSON.parse(manifestText);
+    parsed = parseManifest<Manifest>(manifestText);
   } catch {
     throw new ExportBroken('manifest.json', 'is not JSON');
   }
+  const manifest = parsed.manifest;
   if (manifest?.format !== EXPORT_FORMAT) throw new ExportBroken('manifest.json', `format is not ${EXPORT_FORMAT}`);
   let key: KeyObject;
   try {
@@ -71,28 +83,23 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   }
   if (!verifyBytes(key, manifestText, signature))
     throw new ExportBroken('manifest.sig', "is not the audit key's signature over manifest.json");
-
-  for (const m of members) {
-    if (m.name === 'manifest.json' || m.name === 'manifest.sig') continue;
-    const listed = manifest.files?.[m.name];
-    if (!listed) throw new ExportBroken(m.name, 'is not in manifest.json');
-    if (listed.size !== m.size) throw new ExportBroken(m.name, `is ${m.size} bytes, manifest.json says ${listed.size}`);
-    if (listed.sha256 !== m.sha256) throw new ExportBroken(m.name, `has sha256 ${m.sha256}, manifest.json says ${listed.sha256}`);
-  }
-  for (const name of Object.keys(manifest.files ?? {}))
-    if (!byName.has(name)) throw new ExportBroken(name, 'is in manifest.json but not in the archive');
+  if (parsed.left || parsed.files !== listed.digest()) await checkListed(file, JSON.parse(manifestText));
 
   const notes: string[] = [];
-  const versions = await checkTables(byName, text, notes);
+  const versionCount = await checkTables(file, byName, versions.digest(), notes);
   const checkpoints = await checkpointsOf(await text('checkpoints.jsonl'), manifest, key);
   const events = await checkEvents(file, byName.get('events.jsonl') as ZipMember, manifest, checkpoints);
+  if (manifest.events.first_seq > 1)
+    notes.push(
+      `events.jsonl begins with the period's first record, ${manifest.events.first_seq}: its prev_hash is the hash of record ${manifest.events.first_seq - 1}, made before the period and not in the export`,
+    );
   if (!opts.publicKey)
     notes.push(
       `signatures checked with the key in manifest.json (key_id ${manifest.key_id}): compare it with the instance's GET /utils/v1/audit-key, or pass --public-key`,
     );
   return {
-    members: members.length,
-    versions,
+    members,
+    versions: versionCount,
     events,
     checkpoints: checkpoints.size,
     timestamps: [...checkpoints.values()].filter((c) => c.timestamp).length,
@@ -104,59 +111,45 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   };
 }
 
-async function readRange(file: string, m: ZipMember): Promise<Buffer> {
-  const fh = await open(file, 'r');
-  try {
-    const b = Buffer.alloc(m.size);
-    await fh.read(b, 0, m.size, m.offset);
-    return b;
-  } finally {
-    await fh.close();
-  }
-}
-
-/** entries.csv and files.csv: headers, every version's member present with its sha256 and size. */
-async function checkTables(byName: Map<string, ZipMember>, text: (name: string) => Promise<string>, notes: string[]): Promise<number> {
-  const table = async (name: string, columns: string[]) => {
-    let rows: string[][];
-    try {
-      rows = parseCsv(await text(name));
-    } catch (err) {
-      throw new ExportBroken(name, `is not RFC 4180 CSV: ${(err as Error).message}`);
-    }
-    if (rows[0]?.join(',') !== columns.join(',')) throw new ExportBroken(name, 'the header row is not the columns index.xml names');
-    const formulas = rows.slice(1).reduce((n, r) => n + r.filter(looksLikeFormula).length, 0);
-    if (formulas)
-      notes.push(
-        `${name}: ${formulas} field(s) begin with = + - @ (kept as stored): import the columns as text so a spreadsheet shows them as written`,
-      );
-    return rows.slice(1).map((r, i) => {
-      if (r.length !== columns.length) throw new ExportBroken(`${name}, record ${i + 2}`, `has ${r.length} fields, not ${columns.length}`);
-      return Object.fromEntries(columns.map((c, j) => [c, r[j]]));
-    });
+/**
+ * entries.csv and files.csv, read as streams: headers, each row's fields, every version's member
+ * present with its sha256 and size (files.csv's rows and the ZIP's files/ members are one list in
+ * one order: their digests), each row's entry in entries.csv (rows grouped by entry in its order).
+ * Where either does not hold, checkTablesWhole decides and names the row.
+ */
+async function checkTables(file: string, byName: Map<string, ZipMember>, zipVersions: string, notes: string[]): Promise<number> {
+  const member = (name: string) => {
+    const m = byName.get(name);
+    if (!m) throw new ExportBroken(name, 'missing from the archive');
+    return m;
   };
-  const entries = await table(
-    ENTRIES_TABLE.url,
-    ENTRIES_TABLE.columns.map((c) => c.name),
-  );
-  const entryIds = new Set(entries.map((e) => e.entry_id));
-  const files = await table(
-    FILES_TABLE.url,
-    FILES_TABLE.columns.map((c) => c.name),
-  );
-  const listed = new Set<string>();
-  files.forEach((f, i) => {
-    const place = `files.csv, record ${i + 2} (${f.path})`;
-    const m = byName.get(f.path);
-    if (!f.path.startsWith('files/') || !m) throw new ExportBroken(place, 'its bytes are not in the archive');
-    if (m.sha256 !== f.sha256) throw new ExportBroken(place, `its bytes have sha256 ${m.sha256}, the row says ${f.sha256}`);
-    if (String(m.size) !== f.size) throw new ExportBroken(place, `its bytes are ${m.size} long, the row says ${f.size}`);
-    if (!entryIds.has(f.entry_id)) throw new ExportBroken(place, `its entry ${f.entry_id} is not in entries.csv`);
-    listed.add(f.path);
-  });
-  for (const name of byName.keys())
-    if (name.startsWith('files/') && !listed.has(name)) throw new ExportBroken(name, 'is not a version files.csv lists');
-  return files.length;
+  const formulas: Record<string, number> = {};
+  const entryColumns = ENTRIES_TABLE.columns.map((c) => c.name);
+  const fileColumns = FILES_TABLE.columns.map((c) => c.name);
+  const entries = tableRows(file, member(ENTRIES_TABLE.url), entryColumns, formulas)[Symbol.asyncIterator]();
+  let entry = await entries.next(); // before files.csv: its header is checked first
+  let current: string | undefined; // the entry whose rows files.csv is on
+  let grouped = true;
+  const rows = new ListDigest();
+  for await (const f of tableRows(file, member(FILES_TABLE.url), fileColumns, formulas)) {
+    if (!f.path.startsWith('files/'))
+      throw new ExportBroken(`files.csv, record ${rows.count + 2} (${f.path})`, 'its bytes are not in the archive');
+    rows.add(f.path, f.size, f.sha256);
+    if (grouped && current !== f.entry_id) {
+      if (current !== undefined) entry = await entries.next();
+      grouped = !entry.done && entry.value.entry_id === f.entry_id;
+      current = f.entry_id;
+    }
+  }
+  if (current !== undefined && grouped) entry = await entries.next();
+  for (; !entry.done; entry = await entries.next()) grouped = false; // an entry without versions; read for its checks
+  if (!grouped || rows.digest() !== zipVersions) await checkTablesWhole(file);
+  for (const name of [ENTRIES_TABLE.url, FILES_TABLE.url])
+    if (formulas[name])
+      notes.push(
+        `${name}: ${formulas[name]} field(s) begin with = + - @ (kept as stored): import the columns as text so a spreadsheet shows them as written`,
+      );
+  return rows.count;
 }
 
 /** checkpoints.jsonl's records, each checked: its chain and key, its signature, its time-stamp token. */
@@ -220,6 +213,7 @@ async function checkEvents(file: string, m: ZipMember, manifest: Manifest, check
     if (prev && r.prev_hash !== prev.hash) throw new ExportBroken(place, `record ${r.seq}'s prev_hash is not record ${prev.seq}'s hash`);
     if (!prev && r.seq !== manifest.events.first_seq)
       throw new ExportBroken(place, `the first record is ${r.seq}, manifest.json says ${manifest.events.first_seq}`);
+    if (!prev && r.seq === 1 && r.prev_hash !== GENESIS_HASH) throw new ExportBroken(place, "record 1's prev_hash is not 64 zeros");
     const mark = checkpoints.get(r.seq);
     if (mark && mark.hash !== r.hash) throw new ExportBroken(place, `record ${r.seq} is not the record its signed checkpoint names`);
     prev = r;

@@ -48,10 +48,28 @@ interface CentralRecord {
 
 const u64 = (b: Buffer, at: number) => Number(b.readBigUInt64LE(at));
 
+/** Every member of the ZIP, in order (walkExportZip's), the same name twice refused. */
 export async function readExportZip(file: string): Promise<ZipMember[]> {
+  const members: ZipMember[] = [];
+  const names = new Set<string>();
+  for await (const m of walkExportZip(file)) {
+    if (names.has(m.name)) throw new ExportBroken(`ZIP member ${members.length + 1} (${m.name})`, 'the name appears twice');
+    names.add(m.name);
+    members.push(m);
+  }
+  return members;
+}
+
+/**
+ * The ZIP's members one at a time, each checked (headers, data hashed) when it is reached: the
+ * central directory is read a window at a time and nothing is kept per member, so memory does not
+ * grow with the archive. Its caller names a member that appears twice (verify-export.ts holds the
+ * members to manifest.json's list, in order).
+ */
+export async function* walkExportZip(file: string): AsyncIterable<ZipMember> {
   const fh = await open(file, 'r');
   try {
-    return await walk(fh, (await fh.stat()).size);
+    yield* walk(fh, (await fh.stat()).size);
   } finally {
     await fh.close();
   }
@@ -69,16 +87,11 @@ function expectField(place: string, what: string, actual: number, expected: numb
   if (!ok) throw new ExportBroken(place, `${what} is ${actual}, expected ${Array.isArray(expected) ? expected.join(' or ') : expected}`);
 }
 
-async function walk(fh: FileHandle, fileSize: number): Promise<ZipMember[]> {
+async function* walk(fh: FileHandle, fileSize: number): AsyncIterable<ZipMember> {
   const end = await endRecords(fh, fileSize);
-  const central = await centralDirectory(fh, end);
-  const members: ZipMember[] = [];
   let cursor = 0;
-  const names = new Set<string>();
-  for (const c of central) {
+  for await (const c of centralDirectory(fh, end)) {
     const place = `ZIP member ${c.index + 1} (${c.name})`;
-    if (names.has(c.name)) throw new ExportBroken(place, 'the name appears twice');
-    names.add(c.name);
     if (c.offset !== cursor)
       throw new ExportBroken(place, `its local header is said to be at byte ${c.offset}, but the previous member ends at ${cursor}`);
     const h = await bytesAt(fh, cursor, 30, `${place}, local header`);
@@ -111,11 +124,10 @@ async function walk(fh: FileHandle, fileSize: number): Promise<ZipMember[]> {
       expectField(dd, 'the size', c.zip64 ? u64(d, 16) : d.readUInt32LE(12), c.size);
       cursor += d.length;
     }
-    members.push({ name: c.name, offset, size: c.size, sha256 });
+    yield { name: c.name, offset, size: c.size, sha256 };
   }
   if (cursor !== end.cdOffset)
     throw new ExportBroken('ZIP central directory', `it is said to start at byte ${end.cdOffset}, but the members end at ${cursor}`);
-  return members;
 }
 
 async function digest(fh: FileHandle, at: number, size: number, place: string) {
@@ -190,13 +202,15 @@ async function endRecords(fh: FileHandle, fileSize: number): Promise<EndRecords>
   return { entries: entries64, cdSize: size64, cdOffset: offset64 };
 }
 
-async function centralDirectory(fh: FileHandle, end: EndRecords): Promise<CentralRecord[]> {
-  const out: CentralRecord[] = [];
+/** The central directory's records in order, read WINDOW bytes at a time. */
+async function* centralDirectory(fh: FileHandle, end: EndRecords): AsyncIterable<CentralRecord> {
   let at = end.cdOffset;
   const stop = end.cdOffset + end.cdSize;
-  for (let index = 0; at < stop; index++) {
+  const window = new Window(fh, stop);
+  let index = 0;
+  for (; at < stop; index++) {
     const place = `ZIP central directory record ${index + 1}`;
-    const h = await bytesAt(fh, at, 46, place);
+    const h = await window.bytes(at, 46, place);
     expectField(place, 'the signature', h.readUInt32LE(0), 0x02014b50);
     expectField(place, 'version made by', h.readUInt16LE(4), VERSION_MADE_BY);
     const flags = h.readUInt16LE(8);
@@ -208,7 +222,7 @@ async function centralDirectory(fh: FileHandle, end: EndRecords): Promise<Centra
     expectField(place, 'the disk', h.readUInt16LE(34), 0);
     expectField(place, 'the internal attributes', h.readUInt16LE(36), 0);
     expectField(place, 'the external attributes', h.readUInt32LE(38), MODE);
-    const nameBytes = await bytesAt(fh, at + 46, nameLength, place);
+    const nameBytes = Buffer.from(await window.bytes(at + 46, nameLength, place));
     const name = nameBytes.toString('utf8');
     const named = `${place} (${name})`;
     if (!Buffer.from(name, 'utf8').equals(nameBytes)) throw new ExportBroken(named, 'the name is not UTF-8');
@@ -218,7 +232,7 @@ async function centralDirectory(fh: FileHandle, end: EndRecords): Promise<Centra
     expectField(named, 'version needed', h.readUInt16LE(6), zip64 ? 45 : 20);
     if (zip64) {
       expectField(named, 'the extra field length', extraLength, 28);
-      const x = await bytesAt(fh, at + 46 + nameLength, 28, named);
+      const x = await window.bytes(at + 46 + nameLength, 28, named);
       expectField(named, 'the zip64 field tag', x.readUInt16LE(0), 1);
       expectField(named, 'the zip64 field size', x.readUInt16LE(2), 24);
       for (const [what, v] of [
@@ -231,7 +245,7 @@ async function centralDirectory(fh: FileHandle, end: EndRecords): Promise<Centra
       expectField(named, 'the zip64 compressed size', u64(x, 12), size);
       offset = u64(x, 20);
     } else expectField(named, 'the compressed size', h.readUInt32LE(20), size);
-    out.push({
+    yield {
       index,
       name,
       nameBytes,
@@ -242,11 +256,30 @@ async function centralDirectory(fh: FileHandle, end: EndRecords): Promise<Centra
       size,
       offset,
       zip64,
-    });
+    };
     at += 46 + nameLength + extraLength;
   }
   if (at !== stop) throw new ExportBroken('ZIP central directory', `its records end at byte ${at}, not at ${stop}`);
-  if (out.length !== end.entries)
-    throw new ExportBroken('ZIP end of central directory', `it counts ${end.entries} members, the central directory holds ${out.length}`);
-  return out;
+  if (index !== end.entries)
+    throw new ExportBroken('ZIP end of central directory', `it counts ${end.entries} members, the central directory holds ${index}`);
+}
+
+/** The central directory's bytes, WINDOW at a time: a record is read from the window that holds it. */
+const WINDOW = 256 * 1024;
+class Window {
+  private buf: Buffer = Buffer.alloc(0);
+  private start = 0;
+  constructor(
+    private readonly fh: FileHandle,
+    /** where the central directory ends: no window reads past it unless a record asks */
+    private readonly stop: number,
+  ) {}
+  /** `length` bytes at `at` (valid until the next call) */
+  async bytes(at: number, length: number, place: string): Promise<Buffer> {
+    if (at < this.start || at + length > this.start + this.buf.length) {
+      this.buf = await bytesAt(this.fh, at, Math.max(length, Math.min(WINDOW, this.stop - at)), place);
+      this.start = at;
+    }
+    return this.buf.subarray(at - this.start, at - this.start + length);
+  }
 }

@@ -1,5 +1,5 @@
 // GET /silo/v1/events: the caller's chain of the event log, oldest or newest first — docs/api.md, Events.
-import { listEvents } from '@/lib/events/list-events';
+import { eventRange, listEvents } from '@/lib/events/list-events';
 import { siloTarget } from '@/lib/http/auth';
 import { limits, siloContext } from '@/lib/http/context';
 import { readQuery } from '@/lib/http/request';
@@ -13,14 +13,8 @@ export const { GET } = route({
   GET: async (req) => {
     const c = await siloContext(req, { auditor: true });
     const q = readQuery(req.url, eventListQuery(limits().maxListLimit));
-    // ?cursor= is the list's usual name for the same thing (the next_cursor of the last page): the
-    // seq to go on after, oldest first, or before, newest first
-    const cursor = q.cursor !== undefined && /^\d{1,15}$/.test(q.cursor) ? Number(q.cursor) : undefined;
-    const desc = q.order === 'desc';
-    const after = desc ? q.after : (q.after ?? cursor);
-    const before = desc ? (q.before ?? cursor) : q.before;
     const chain = siloTarget(c.principal, req.headers);
-    const page = await listEvents(c.db, chain, { ...q, after, before, period: chain.period });
+    const page = await listEvents(c.db, chain, { ...q, ...eventRange(q), period: chain.period });
     // a caller that may not read the endpoints reads no URL of theirs here either
     if (!mayReadWebhooks(c.principal)) page.list = page.list.map(withoutEndpointUrls);
     return json(page);
