@@ -10,7 +10,7 @@ import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase } from '../lib/db/client';
-import { configuredDatabase } from '../lib/db/configured-database';
+import { scriptDatabase } from '../lib/db/configured-database';
 import { DataDirInUse, embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { auditKey } from '../lib/events/signing-key';
 import { seedWorkspace } from '../lib/testing/seed-workspace';
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   const where = c.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `the embedded database in ${path.join(c.DATA_DIR, 'db')}`;
   const fresh = !c.DATABASE_URL && !existsSync(path.join(c.DATA_DIR, 'db', 'PG_VERSION'));
   console.error(`seed: ${opts.entries} entries into ${where}${fresh ? ' (new)' : ''}`);
-  const db = await openDatabase(configuredDatabase(c));
+  const db = await openDatabase(scriptDatabase(c));
   try {
     const started = performance.now();
     let shown = started;
