@@ -51,11 +51,16 @@ async function migrateAsOwner(runtimeSql: SqlRunner, migrations: Migration[], ow
 }
 
 async function requireMigrated(sql: SqlRunner, migrations: Migration[]): Promise<void> {
-  const rows = await sql.query<{ migration_name: string }>(
-    'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-    [],
-    { prepare: false },
-  );
+  const [{ history }] = await sql.query<{ history: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS history`, [], {
+    prepare: false,
+  });
+  const rows = history
+    ? await sql.query<{ migration_name: string }>(
+        'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+        [],
+        { prepare: false },
+      )
+    : [];
   const done = new Set(rows.map((r) => r.migration_name));
   const missing = migrations.filter((m) => !done.has(m.name));
   if (missing.length)

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './client';
 import { throwawayDatabase, testWorld, type TestWorld } from '../testing/database';
+import { vacuumWebhookTables } from '../webhooks/engine';
 import { applyRuntimeGrants, singleRoleWarning } from './runtime-grants';
 
 const pgOnly = process.env.TEST_DATABASE_URL ? describe : describe.skip;
@@ -162,6 +163,10 @@ pgOnly('the runtime role of two (DATABASE_OWNER_URL)', () => {
     }
   });
 
+  it("skips the webhook tables' VACUUM, which only their owner may run (autovacuum off)", async () => {
+    expect(await vacuumWebhookTables(w.db.prisma)).toBe(false);
+  });
+
   it('is not warned about as the one role that owns the tables', async () => {
     expect(await singleRoleWarning(w.db.sql)).toBeUndefined();
   });
@@ -209,5 +214,9 @@ pgOnly('one role on PostgreSQL (no DATABASE_OWNER_URL)', () => {
 
   it('is warned about: it owns the tables, so it can disable the triggers and truncate', async () => {
     expect(await singleRoleWarning(w.db.sql)).toMatch(/can disable or drop the triggers .* truncate any table/);
+  });
+
+  it('vacuums the webhook tables it owns', async () => {
+    expect(await vacuumWebhookTables(w.db.prisma)).toBe(true);
   });
 });
