@@ -4,13 +4,15 @@
 // a PDF on every fourth entry, and the event log's records of it all) on the database the server is configured with (same environment and
 // .env files as `npm start`: DATABASE_URL, else the embedded database under DATA_DIR, which the
 // server must not have open). Made in the database, a batch a statement: no API, no row at a time.
+// With DATABASE_OWNER_URL it runs as that role, the one script that does: it writes the event log's
+// records and moves the chain's head in bulk, which the server's role may not (lib/db/runtime-grants.ts).
 // Progress goes to stderr; the last line on stdout is {"owner_id", "api_key"} (the live key).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase } from '../lib/db/client';
-import { configuredDatabase } from '../lib/db/configured-database';
+import { scriptDatabase } from '../lib/db/configured-database';
 import { DataDirInUse, embeddedLockFile, lockDataDir } from '../lib/db/data-dir-lock';
 import { auditKey } from '../lib/events/signing-key';
 import { seedWorkspace } from '../lib/testing/seed-workspace';
@@ -55,7 +57,8 @@ async function main(): Promise<number> {
   const where = c.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `the embedded database in ${path.join(c.DATA_DIR, 'db')}`;
   const fresh = !c.DATABASE_URL && !existsSync(path.join(c.DATA_DIR, 'db', 'PG_VERSION'));
   console.error(`seed: ${opts.entries} entries into ${where}${fresh ? ' (new)' : ''}`);
-  const db = await openDatabase(configuredDatabase(c));
+  const owner = c.DATABASE_OWNER_URL;
+  const db = await openDatabase(owner ? { ...scriptDatabase(c), url: owner } : scriptDatabase(c));
   try {
     const started = performance.now();
     let shown = started;

@@ -35,3 +35,24 @@ it('keeps SMALL_BLOB_MAX_BYTES at or under the ceiling reads rely on; 0 keeps ev
     resetConfig();
   }
 });
+
+it('takes DATABASE_OWNER_URL only with DATABASE_URL: the embedded database has one role', () => {
+  const before = { url: process.env.DATABASE_URL, owner: process.env.DATABASE_OWNER_URL };
+  try {
+    delete process.env.DATABASE_URL;
+    process.env.DATABASE_OWNER_URL = 'postgres://owner@db/silo';
+    resetConfig();
+    expect(() => config()).toThrow(/DATABASE_OWNER_URL: only with DATABASE_URL/);
+    process.env.DATABASE_URL = 'postgres://silo@db/silo';
+    resetConfig();
+    expect(config().DATABASE_OWNER_URL).toBe('postgres://owner@db/silo');
+  } finally {
+    for (const [k, v] of [
+      ['DATABASE_URL', before.url],
+      ['DATABASE_OWNER_URL', before.owner],
+    ] as const)
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    resetConfig();
+  }
+});

@@ -17,6 +17,9 @@ const flag = (def: boolean) =>
 const schema = z
   .object({
     DATABASE_URL: z.string().url().optional(),
+    // PostgreSQL: the role that owns the schema and runs the migrations; DATABASE_URL's role then
+    // gets only what the server needs (lib/db/runtime-grants.ts).
+    DATABASE_OWNER_URL: z.string().url().optional(),
     DATABASE_PREPARED_STATEMENTS: flag(true),
     // How long a request waits for a database connection before it answers 503 `busy` (lib/db/client.ts).
     DATABASE_WAIT_SECONDS: int(30),
@@ -82,6 +85,12 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {
+    if (c.DATABASE_OWNER_URL && !c.DATABASE_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_OWNER_URL'],
+        message: 'only with DATABASE_URL (PostgreSQL; the embedded database has one role)',
+      });
     if (c.STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE=s3' });
     if (c.S3_OBJECT_LOCK && c.STORAGE !== 's3')
       ctx.addIssue({ code: 'custom', path: ['S3_OBJECT_LOCK'], message: 'only with STORAGE=s3 (a local disk keeps blob files read-only)' });

@@ -18,6 +18,7 @@ import { auditKey } from './events/signing-key';
 import { config, processSettings, type Config } from './config';
 import { database, type Database } from './db/client';
 import { failureLevel } from './db/db-errors';
+import { singleRoleWarning } from './db/runtime-grants';
 import { embeddedLockFile, lockDataDir } from './db/data-dir-lock';
 import { sweepBlobs, sweepHorizon } from './silo/files/sweep-blobs';
 import { sweepExportDirs } from './silo/export/export-dirs';
@@ -52,6 +53,11 @@ async function announce() {
     lockDataDir(embeddedLockFile(c.DATA_DIR), 'a Silo server');
   }
   const db = await database();
+  // One role on PostgreSQL: say once what it can do because it owns the tables (runtime-grants.ts).
+  if (db.kind === 'postgres' && !c.DATABASE_OWNER_URL) {
+    const warning = await singleRoleWarning(db.sql);
+    if (warning) log.warn(warning);
+  }
   await releaseLeasesOfDeadProcesses(db.prisma);
   const store = blobStore();
   await refuseMovedDefault(c, db, store);

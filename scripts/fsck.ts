@@ -8,7 +8,7 @@
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase, setDatabase } from '../lib/db/client';
-import { configuredDatabase } from '../lib/db/configured-database';
+import { scriptDatabase } from '../lib/db/configured-database';
 import { lockExistingEmbedded } from '../lib/db/data-dir-lock';
 import { fsck, type FsckReport, hasProblems } from '../lib/silo/fsck';
 import { bindStore } from '../lib/silo/store-binding';
@@ -27,7 +27,7 @@ async function main(): Promise<number> {
   loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
   const c = config();
   if (!c.DATABASE_URL) lockExistingEmbedded(c.DATA_DIR, 'npm run fsck');
-  const db = await openDatabase(configuredDatabase(c));
+  const db = await openDatabase(scriptDatabase(c));
   setDatabase(db);
   try {
     // What the server reads, small blobs in the database included; each read from the database itself, not a cache.

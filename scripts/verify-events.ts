@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { loadEnvConfig } from '@next/env';
 import { config } from '../lib/config';
 import { openDatabase } from '../lib/db/client';
-import { configuredDatabase } from '../lib/db/configured-database';
+import { scriptDatabase } from '../lib/db/configured-database';
 import { lockExistingEmbedded } from '../lib/db/data-dir-lock';
 import { chainName } from '../lib/events/chain';
 import { finalRecordHolds } from '../lib/events/deleted-chains';
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
   if (!c.DATABASE_URL) lockExistingEmbedded(c.DATA_DIR, 'npm run verify-events');
   const key = opts.publicKey ? publicKeyFrom(readFileSync(opts.publicKey, 'utf8')) : await auditKey();
   const tsaCert = opts.tsaCert ? readFileSync(opts.tsaCert, 'utf8') : pinnedTsaCert();
-  const db = await openDatabase(configuredDatabase(c));
+  const db = await openDatabase(scriptDatabase(c));
   try {
     const chains = await db.prisma.chainHead.findMany({
       where: opts.owner ? { ownerId: opts.owner } : {},

@@ -23,9 +23,11 @@ interface Pair {
 const test = base.extend<object, { pair: Pair }>({
   pair: [
     async ({}, use) => {
-      const db = await createDatabase();
+      // two roles, as README's recipe: the instances run as one, the schema is the other's
+      const db = await createDatabase({ twoRoles: true });
       const storage = await mkdtemp(path.join(os.tmpdir(), 'silo-hooks-'));
       const env = {
+        DATABASE_OWNER_URL: db.ownerUrl as string,
         NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
         STORAGE_DIR: storage,
         ...WEBHOOKS_TO_LOOPBACK,

@@ -1,5 +1,6 @@
 // The one Prisma client of the process: PostgreSQL when DATABASE_URL is set, else an embedded
-// PostgreSQL (PGlite) under DATA_DIR/db. Either way the checked-in migrations run first.
+// PostgreSQL (PGlite) under DATA_DIR/db. Either way the checked-in migrations run first (as
+// DATABASE_OWNER_URL's role when it is set: prepare-schema.ts).
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -8,7 +9,8 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { processSettings } from '../config';
 import { countQuery, countingQueries, currentRequest, log } from '../log';
 import { PrismaClient } from './generated/client';
-import { migrate, readMigrations, type SqlRunner } from './migrate';
+import { readMigrations, type SqlRunner } from './migrate';
+import { prepareSchema, type SchemaOptions } from './prepare-schema';
 import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
 import { startPgliteThread } from './pglite-thread';
 import { isStalePlan, statementName } from './prepared';
@@ -29,8 +31,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface OpenOptions {
-  /** postgres://… ; absent means embedded */
+export interface OpenOptions extends SchemaOptions {
+  /** postgres://… ; absent means embedded. With ownerUrl, the role the server runs as (runtime-grants.ts) */
   url?: string;
   /** hot statements sent past Prisma are prepared (prepared.ts); true unless false */
   preparedStatements?: boolean;
@@ -49,18 +51,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const prepare = opts.preparedStatements !== false;
   const wait = opts.waitMs ?? 30_000;
   const db = opts.url ? await openPostgres(opts.url, tables, prepare, wait) : await openPglite(opts.dataDir, tables, prepare, wait);
-  await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
-  if (db.kind === 'postgres') await armChangeLog(db.sql);
+  try {
+    await prepareSchema(db, migrations, opts);
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
   return db;
-}
-
-/**
- * Makes the read cache's change-log triggers ALWAYS again if something disabled them (a data-only
- * restore with triggers disabled): migration cache_change_log_always, arm_cache_change_log.
- */
-async function armChangeLog(sql: SqlRunner): Promise<void> {
-  const [row] = await sql.query<{ n: number }>('SELECT arm_cache_change_log() AS n');
-  if (row.n) log.warn({ triggers: row.n }, 'the read cache change-log triggers were disabled; enabled again (ALWAYS)');
 }
 
 /** The connections an instance opens to PostgreSQL (the embedded database has one: pglite-thread.ts). */

@@ -52,7 +52,11 @@ const LOCK = 7_230_201;
  * Applies what is missing. On PostgreSQL an advisory lock keeps two instances starting at once
  * from applying the same migration twice; each migration runs in its own transaction.
  */
-export async function migrate(db: SqlRunner, migrations: Migration[], opts: { lock: boolean }): Promise<string[]> {
+export async function migrate(
+  db: SqlRunner,
+  migrations: Migration[],
+  opts: { lock: boolean /** run after the migrations, still under the lock */; afterward?: () => Promise<void> },
+): Promise<string[]> {
   if (opts.lock) await db.query('SELECT pg_advisory_lock($1)', [LOCK]);
   try {
     await db.exec(HISTORY);
@@ -72,6 +76,7 @@ export async function migrate(db: SqlRunner, migrations: Migration[], opts: { lo
       );
       applied.push(m.name);
     }
+    await opts.afterward?.();
     return applied;
   } catch (err) {
     await db.exec('ROLLBACK').catch(() => {});

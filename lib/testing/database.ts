@@ -18,6 +18,9 @@ export interface TestWorld {
   db: Database;
   /** PostgreSQL's URL of this world's database (a second instance may open it); none for PGlite */
   url?: string;
+  /** with `twoRoles`: the owner's URL (the runtime role's is `url`) and both roles' names */
+  ownerUrl?: string;
+  roles?: { owner: string; runtime: string };
   /**
    * What the server's code gets (filesStore): the database's small blobs in front of `local`. Its
    * puts all go to `local` (keepUpTo 0), as TEST_FILE_LIMITS keep every inline file there.
@@ -33,9 +36,16 @@ export interface TestWorld {
 /** The databases a domain test should run on: PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDatabases = (): TestDatabase[] => (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
 
-export async function testWorld(opts: { database?: TestDatabase; waitMs?: number } = {}): Promise<TestWorld> {
-  const server = opts.database === 'postgres' ? await throwawayDatabase() : undefined;
-  const db = await openDatabase({ url: server?.url, waitMs: opts.waitMs });
+/**
+ * `twoRoles` (PostgreSQL): the database is owned and migrated by one new role and the world's
+ * client runs as another, as DATABASE_OWNER_URL and DATABASE_URL make it (runtime-grants.ts).
+ */
+export async function testWorld(opts: { database?: TestDatabase; waitMs?: number; twoRoles?: boolean } = {}): Promise<TestWorld> {
+  const server = opts.database === 'postgres' ? await throwawayDatabase(opts.twoRoles) : undefined;
+  const db = await openDatabase({ url: server?.url, ownerUrl: server?.ownerUrl, waitMs: opts.waitMs }).catch(async (err) => {
+    await server?.drop();
+    throw err;
+  });
   setDatabase(db);
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'silo-test-'));
   const disk = new FaultyDisk();
@@ -43,6 +53,8 @@ export async function testWorld(opts: { database?: TestDatabase; waitMs?: number
   return {
     db,
     url: server?.url,
+    ownerUrl: server?.ownerUrl,
+    roles: server?.roles,
     store: new DatabaseStore(db.prisma, local, { keepUpTo: 0 }),
     local,
     storeDir,
@@ -55,21 +67,51 @@ export async function testWorld(opts: { database?: TestDatabase; waitMs?: number
   };
 }
 
-async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export interface ThrowawayDatabase {
+  url: string;
+  ownerUrl?: string;
+  roles?: { owner: string; runtime: string };
+  drop(): Promise<void>;
+}
+
+/**
+ * A new database on TEST_DATABASE_URL's server; with `twoRoles`, owned by a new role, with a second
+ * new role to run as. Roles are the cluster's, not the database's: named at random, dropped by drop().
+ */
+export async function throwawayDatabase(twoRoles = false): Promise<ThrowawayDatabase> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `silo_unit_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
+  const tag = randomBytes(6).toString('hex');
+  const name = `silo_unit_${tag}`;
+  const admin = async (...sql: string[]) => {
     const c = new pg.Client({ connectionString: base });
     await c.connect();
     try {
-      await c.query(sql);
+      for (const q of sql) await c.query(q);
     } finally {
       await c.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  const urlOf = (user?: string) => {
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    if (user) {
+      url.username = user;
+      url.password = '';
+    }
+    return url.toString();
+  };
+  if (!twoRoles) {
+    await admin(`CREATE DATABASE ${name}`);
+    return { url: urlOf(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  }
+  const roles = { owner: `silo_owner_${tag}`, runtime: `silo_app_${tag}` };
+  await admin(`CREATE ROLE ${roles.owner} LOGIN`, `CREATE ROLE ${roles.runtime} LOGIN`, `CREATE DATABASE ${name} OWNER ${roles.owner}`);
+  return {
+    url: urlOf(roles.runtime),
+    ownerUrl: urlOf(roles.owner),
+    roles,
+    drop: () =>
+      admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, `DROP ROLE IF EXISTS ${roles.runtime}`, `DROP ROLE IF EXISTS ${roles.owner}`),
+  };
 }

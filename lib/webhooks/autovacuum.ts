@@ -16,3 +16,11 @@ export async function autovacuumCoversWebhooks(db: Db): Promise<boolean> {
                           AND o LIKE 'autovacuum\_enabled=%' AND NOT split_part(o, '=', 2)::boolean) AS on`;
   return row.on;
 }
+
+/** True when this connection's role owns both webhook tables, as VACUUM requires (PostgreSQL 15). */
+export async function ownsWebhookTables(db: Db): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ owns: boolean }[]>`
+    SELECT count(*) = ${WEBHOOK_TABLES.length} AND bool_and(pg_has_role(current_user, c.relowner, 'USAGE')) AS owns
+      FROM pg_class c WHERE c.relname = ANY (${[...WEBHOOK_TABLES]}::text[]) AND c.relnamespace = current_schema()::regnamespace`;
+  return row.owns;
+}

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { failureLevel } from '../db/db-errors';
 import { runExclusively } from '../db/job-lease';
 import { log } from '../log';
+import { ownsWebhookTables } from './autovacuum';
 import type { WebhookSettings } from './create-webhook';
 import { attemptDelivery, type Claimed, claimDeliveries, LEASE_MS, workspaceCap } from './deliver';
 import { BUSY_ROUND_MS, BUSY_SCAN, type Pace, pace as requestPace } from './pace';
@@ -69,11 +70,26 @@ export async function deliverDue(db: Db, settings: WebhookSettings, o: EngineOpt
   return claimed.length;
 }
 
-/** VACUUM of the tables each attempt writes, where no autovacuum does (autovacuum.ts). */
-export async function vacuumWebhookTables(db: Db) {
+let vacuumRefusedLogged = false;
+
+/**
+ * VACUUM of the tables each attempt writes, where no autovacuum does (autovacuum.ts). Only their
+ * owner may: run as a role that does not own them (DATABASE_OWNER_URL set), it logs that once and
+ * skips (PostgreSQL itself would only warn and skip). False when it skipped.
+ */
+export async function vacuumWebhookTables(db: Db): Promise<boolean> {
+  if (!(await ownsWebhookTables(db))) {
+    if (!vacuumRefusedLogged)
+      log.warn(
+        'the webhook tables are not vacuumed: autovacuum is off for them and only their owner (DATABASE_OWNER_URL) may VACUUM; turn autovacuum on or vacuum webhook_deliveries and webhook_attempts as the owner',
+      );
+    vacuumRefusedLogged = true;
+    return false;
+  }
   const t = performance.now();
   await db.$executeRawUnsafe('VACUUM webhook_deliveries, webhook_attempts');
   log.debug({ ms: Math.round(performance.now() - t) }, 'webhook tables vacuumed');
+  return true;
 }
 
 /** Forgets attempts older than 30 days, and finished deliveries with them. */

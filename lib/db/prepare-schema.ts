@@ -1,0 +1,84 @@
+// What an open does to the schema before the first query: migrate as the one role (as before two
+// roles), or migrate as the owner (DATABASE_OWNER_URL) over a connection of its own and then grant
+// the server's role its privileges (runtime-grants.ts), or only check that nothing is left to
+// migrate (the scripts beside a two-role server: only the server's start migrates).
+import pg from 'pg';
+import { log } from '../log';
+import { type Migration, migrate, type SqlRunner } from './migrate';
+import { applyRuntimeGrants, runtimeRoleProblem } from './runtime-grants';
+
+export interface SchemaOptions {
+  /** postgres://… of the role that owns the schema; the open's own role is then the runtime role */
+  ownerUrl?: string;
+  /** false: migrate nothing, refuse a database that lacks a migration (true unless false) */
+  migrate?: boolean;
+}
+
+export async function prepareSchema(
+  db: { kind: 'pglite' | 'postgres'; sql: SqlRunner },
+  migrations: Migration[],
+  o: SchemaOptions,
+): Promise<void> {
+  if (o.ownerUrl && db.kind === 'postgres') return migrateAsOwner(db.sql, migrations, o.ownerUrl);
+  if (o.migrate === false) return requireMigrated(db.sql, migrations);
+  await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
+  if (db.kind === 'postgres') await armChangeLog(db.sql);
+}
+
+/**
+ * The owner's connection lives for the migrations, the grants and the re-arming of the change log
+ * (ALTER TABLE needs the owner), all under the migrations' lock: instances starting together never
+ * grant at once.
+ */
+async function migrateAsOwner(runtimeSql: SqlRunner, migrations: Migration[], ownerUrl: string): Promise<void> {
+  const [{ runtime }] = await runtimeSql.query<{ runtime: string }>('SELECT current_user::text AS runtime', [], { prepare: false });
+  const owner = new pg.Client({ connectionString: ownerUrl });
+  await owner.connect();
+  try {
+    const problem = await runtimeRoleProblem(owner, runtime);
+    if (problem) throw new Error(problem);
+    const sql = clientRunner(owner);
+    await migrate(sql, migrations, {
+      lock: true,
+      afterward: async () => {
+        await applyRuntimeGrants(owner, runtime);
+        await armChangeLog(sql);
+      },
+    });
+  } finally {
+    await owner.end().catch(() => {});
+  }
+}
+
+async function requireMigrated(sql: SqlRunner, migrations: Migration[]): Promise<void> {
+  const [{ history }] = await sql.query<{ history: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS history`, [], {
+    prepare: false,
+  });
+  const rows = history
+    ? await sql.query<{ migration_name: string }>(
+        'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+        [],
+        { prepare: false },
+      )
+    : [];
+  const done = new Set(rows.map((r) => r.migration_name));
+  const missing = migrations.filter((m) => !done.has(m.name));
+  if (missing.length)
+    throw new Error(
+      `the database lacks ${missing.length} migration(s), the first ${missing[0].name}: start the server once (it migrates as DATABASE_OWNER_URL)`,
+    );
+}
+
+/**
+ * Makes the read cache's change-log triggers ALWAYS again if something disabled them (a data-only
+ * restore with triggers disabled): migration cache_change_log_always, arm_cache_change_log.
+ */
+async function armChangeLog(sql: SqlRunner): Promise<void> {
+  const [row] = await sql.query<{ n: number }>('SELECT arm_cache_change_log() AS n', [], { prepare: false });
+  if (row.n) log.warn({ triggers: row.n }, 'the read cache change-log triggers were disabled; enabled again (ALWAYS)');
+}
+
+const clientRunner = (c: pg.Client): SqlRunner => ({
+  exec: async (text) => void (await c.query(text)),
+  query: async <T>(text: string, params?: unknown[]) => (await c.query(text, params)).rows as T[],
+});
