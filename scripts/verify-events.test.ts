@@ -20,7 +20,8 @@ import { startTestTsa } from '../lib/testing/test-tsa';
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..');
 let dir: string;
-const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+// the key the records are signed with (lib/testing/audit-key-setup.ts): the script gets the same
+const pem = process.env.AUDIT_SIGNING_KEY as string;
 
 async function verifyEvents(...args: string[]): Promise<{ code: number; out: string }> {
   const env = { ...process.env, DATA_DIR: dir, AUDIT_SIGNING_KEY: pem, DATABASE_URL: '', LOG_LEVEL: 'silent' };
@@ -74,7 +75,8 @@ it('says every chain holds, then names the record edited behind the triggers, an
   await writeFile(other, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString());
   const wrongKey = await verifyEvents('--public-key', other);
   expect(wrongKey.code).toBe(1);
-  expect(wrongKey.out).toMatch(/BROKEN at record 4: the checkpoint at record 4 is signed by key/);
+  // the records themselves are signed by the key the server holds: the first one is named
+  expect(wrongKey.out).toMatch(/BROKEN at record 1: record 1 was not written by this instance's server: bad signature/);
 
   await withDb((db) =>
     db.sql.exec(

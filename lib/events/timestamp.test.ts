@@ -9,7 +9,7 @@ import { startTestTsa, type TestTsa } from '../testing/test-tsa';
 import { appendEvent } from './append-event';
 import { systemActor } from './catalogue';
 import { checkpointChains, checkpointPayload, presentCheckpoint, timestampCheckpoints } from './checkpoints';
-import { auditKeyOf } from './signing-key';
+import { auditKeyOf, loadedAuditKey } from './signing-key';
 import { checkTimestamp, requestTimestamp } from './timestamp';
 import { verifyChain } from './verify-chain';
 
@@ -20,7 +20,7 @@ async function strangerCa(): Promise<string> {
   return t.caPem;
 }
 
-const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 
 describe.each(testDatabases())('checkpoint time-stamps on %s', (database) => {
   let w: TestWorld;

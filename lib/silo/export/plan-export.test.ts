@@ -6,7 +6,7 @@
 // (no scan of the workspace's entries or versions: EXPLAIN ANALYZE).
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditKeyOf } from '../../events/signing-key';
+import { auditKeyOf, loadedAuditKey } from '../../events/signing-key';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
@@ -19,7 +19,7 @@ import { explainAnalyzed, planNodes } from '../../testing/plan-nodes';
 import { periodPageSql } from './period-pages';
 import { type ExportMember, type ExportPlan, planExport } from './plan-export';
 
-const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 const today = new Date().toISOString().slice(0, 10);
 
 async function membersOf(plan: ExportPlan) {
