@@ -2,14 +2,14 @@
 // loopback (lib/testing/test-tsa.ts): tokens are fetched, kept beside the checkpoint and checked by
 // verify; an authority that is down or answers wrong never holds a checkpoint back and is asked
 // again next round; a token changed, swapped or from an unpinned authority is named by verify.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { startTestTsa, type TestTsa } from '../testing/test-tsa';
 import { appendEvent } from './append-event';
 import { systemActor } from './catalogue';
 import { checkpointChains, checkpointPayload, presentCheckpoint, timestampCheckpoints } from './checkpoints';
-import { auditKeyOf, loadedAuditKey } from './signing-key';
+import { loadedAuditKey } from './signing-key';
 import { checkTimestamp, requestTimestamp } from './timestamp';
 import { verifyChain } from './verify-chain';
 
