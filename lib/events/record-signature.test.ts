@@ -47,7 +47,9 @@ describe.each(testDatabases())('record signatures on %s', (database) => {
     const { chain } = await chainOf(2);
     const rows = await w.db.prisma.event.findMany({ where: chain, orderBy: { seq: 'asc' } });
     const r = presentEvent(rows[1]);
-    expect(signedPayload(r)).toBe(`{"actor":{"id":null,"name":"test","type":"system"},"id":"${r.id}","request_id":"req-1","type":"entry.created"}`);
+    expect(signedPayload(r)).toBe(
+      `{"actor":{"id":null,"name":"test","type":"system"},"id":"${r.id}","request_id":"req-1","type":"entry.created"}`,
+    );
     expect(recordSigOk(r, key.publicPem)).toBe(true);
     expect(recordSigOk({ ...r, type: 'entry.deleted' }, key.publicPem)).toBe(false);
     expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({ ok: true, checked: 2, unsigned_before: 0 });
@@ -77,11 +79,15 @@ describe.each(testDatabases())('record signatures on %s', (database) => {
     const { chain } = await chainOf(1);
     await expect(sql(`UPDATE chain_heads SET signed_from = 5 WHERE owner_id = '${chain.ownerId}'`)).rejects.toThrow(/never changes/);
     await expect(
-      sql(`BEGIN; SET LOCAL session_replication_role = replica; UPDATE chain_heads SET signed_from = 5 WHERE owner_id = '${chain.ownerId}'; COMMIT;`),
+      sql(
+        `BEGIN; SET LOCAL session_replication_role = replica; UPDATE chain_heads SET signed_from = 5 WHERE owner_id = '${chain.ownerId}'; COMMIT;`,
+      ),
     ).rejects.toThrow(/never changes/);
     await sql('ROLLBACK').catch(() => {});
     await expect(
-      sql(`INSERT INTO chain_heads (owner_id, sandbox, seq, hash, signed_from) VALUES ('${chain.ownerId}', true, 9, '${'0'.repeat(64)}', 9)`),
+      sql(
+        `INSERT INTO chain_heads (owner_id, sandbox, seq, hash, signed_from) VALUES ('${chain.ownerId}', true, 9, '${'0'.repeat(64)}', 9)`,
+      ),
     ).rejects.toThrow(/begins signed from 0/);
   });
 
