@@ -2,7 +2,7 @@
 // Silo-Event: chain="<owner>/live", seq=N, hash="…", the record /events then shows at that seq;
 // and each record's sig checks out with the public audit key alone, as docs/api.md shows.
 import { createPublicKey, verify } from 'node:crypto';
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import type { APIResponse } from '@playwright/test';
 import { canonicalJson, type Json } from '../../lib/events/canonical-json';
 import { startReceiver } from '../../lib/testing/webhook-receiver';
 import { bearer, expect, test, WEBHOOKS_TO_LOOPBACK } from '../fixtures';
