@@ -81,7 +81,7 @@ test('every write that makes a record names it in Silo-Event; every record carri
   // a read names nothing
   expect((await request.get(`/silo/v1/entries/${second.id}`, { headers: auth })).headers()['silo-event']).toBeUndefined();
 
-  const records = (await (await request.get('/silo/v1/events?limit=200', { headers: auth })).json()).list as (Record<string, Json> & {
+  const records = (await (await request.get('/silo/v1/events?limit=100', { headers: auth })).json()).list as (Record<string, Json> & {
     seq: number;
     hash: string;
     sig?: string;
