@@ -117,4 +117,23 @@ describe.each(testDatabases())('record signatures on %s', (database) => {
       reason: expect.stringMatching(/^record 5 is not the record a witness kept/),
     });
   });
+
+  it("accepts records written before signatures up to the chain's signed_from, and names an unsigned one after", async () => {
+    const ownerId = (await w.db.prisma.owner.create({ data: { id: randomUUID(), name: 'Upgraded' } })).id;
+    const chain = { ownerId, sandbox: false };
+    for (let i = 0; i < 2; i++) await forge(ownerId, null); // as the server wrote them before signatures: no sig
+    // what the upgrade's migration does to a chain that had records (its trigger comes after)
+    await sql(`BEGIN; ALTER TABLE chain_heads DISABLE TRIGGER chain_heads_signed_from;
+      UPDATE chain_heads SET signed_from = seq WHERE owner_id = '${ownerId}';
+      ALTER TABLE chain_heads ENABLE TRIGGER chain_heads_signed_from; COMMIT;`);
+    await appendEvent(w.db.prisma, { type: 'entry.created', ...chain, actor: systemActor('test'), data: {} });
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({ ok: true, checked: 3, unsigned_before: 2 });
+    await forge(ownerId, null);
+    expect(await verifyChain(w.db.prisma, chain, key)).toMatchObject({
+      ok: false,
+      first_bad_seq: 4,
+      unsigned_before: 2,
+      reason: "record 4 was not written by this instance's server: no signature",
+    });
+  });
 });
