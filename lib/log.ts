@@ -66,6 +66,21 @@ export function noteLastEvent(e: { chain: string; seq: number; hash: string }): 
   if (r) r.lastEvent = e;
 }
 
+/**
+ * Runs a transaction so that an event record it appended stops being the request's last when it
+ * fails (rolled back: the record never was), even when the request then succeeds (lib/db/client.ts).
+ */
+export async function forgettingEventsOnFailure<T>(fn: () => Promise<T>): Promise<T> {
+  const r = requests.getStore();
+  const before = r?.lastEvent;
+  try {
+    return await fn();
+  } catch (err) {
+    if (r) r.lastEvent = before;
+    throw err;
+  }
+}
+
 /** The last event record the request this code runs for (or `request`, from currentRequest) appended, if any. */
 export const lastEvent = (request: object | undefined = requests.getStore()) => (request as RequestStore | undefined)?.lastEvent;
 

@@ -136,4 +136,24 @@ describe.each(testDatabases())('record signatures on %s', (database) => {
       reason: "record 4 was not written by this instance's server: no signature",
     });
   });
+
+  it('names in Silo-Event no record of a transaction that rolled back, though the request goes on', async () => {
+    const ownerId = (await w.db.prisma.owner.create({ data: { id: randomUUID(), name: 'Rolled back' } })).id;
+    const append = (tx: Parameters<typeof appendEvent>[0]) =>
+      appendEvent(tx, { type: 'entry.created', ownerId, sandbox: false, actor: systemActor('test'), data: {} });
+    const named = await withRequestId('rolled-back', async () => {
+      await append(w.db.prisma);
+      const kept = witnessHeader();
+      await w.db.prisma
+        .$transaction(async (tx) => {
+          await append(tx);
+          expect(witnessHeader()).toMatch(/seq=2,/);
+          throw new Error('conflict');
+        })
+        .catch(() => {});
+      return [kept, witnessHeader()];
+    });
+    expect(named[0]).toMatch(/seq=1,/);
+    expect(named[1]).toBe(named[0]);
+  });
 });
