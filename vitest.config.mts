@@ -14,6 +14,6 @@ export default defineConfig({
     // Every cached read's statements are checked against the tables it declares (lib/db/declared-reads.ts).
     env: { SILO_CHECK_CACHE_READS: '1' },
     // The app's log goes to the test that wrote it (lib/testing/log-capture.ts).
-    setupFiles: ['lib/testing/log-capture.ts'],
+    setupFiles: ['lib/testing/log-capture.ts', 'lib/testing/audit-key-setup.ts'],
   },
 });

@@ -3,6 +3,7 @@
 // Run: npx tsx bench/pagination.ts   (BENCH_ENTRIES=200000 for a larger list)
 import { createOwner } from '../lib/access/create-owner';
 import { openDatabase } from '../lib/db/client';
+import { auditKey } from '../lib/events/signing-key';
 import { listEntries } from '../lib/silo/list-entries';
 import { TEST_ACTOR } from '../lib/testing/actor';
 
@@ -18,6 +19,7 @@ async function timePage(run: () => Promise<unknown>): Promise<number> {
 
 async function main() {
   const db = await openDatabase({});
+  await auditKey(); // signs the records its owners' creation writes
   const owner = await createOwner(db.prisma, 'bench', TEST_ACTOR);
   const other = await createOwner(db.prisma, 'noise', TEST_ACTOR);
   console.log(`Keyset pagination benchmark: ${N} entries (plus as many of another owner)\n`);

@@ -9,6 +9,8 @@ interface RequestStore {
   requestId: string;
   /** database queries made so far (only counted with SILO_COUNT_QUERIES=1) */
   queries: number;
+  /** the last event record this request appended (lib/events/witness.ts) */
+  lastEvent?: { chain: string; seq: number; hash: string };
 }
 const g = globalThis as unknown as {
   __siloLog?: Logger;
@@ -57,6 +59,30 @@ export function logQueryCount(): void {
 
 /** The request this code runs for, as an object of its own (the read cache keys by it), if it runs for one. */
 export const currentRequest = (): object | undefined => requests.getStore();
+
+/** Keeps `e` as the last event record the request this code runs for appended (lib/events/witness.ts). */
+export function noteLastEvent(e: { chain: string; seq: number; hash: string }): void {
+  const r = requests.getStore();
+  if (r) r.lastEvent = e;
+}
+
+/**
+ * Runs a transaction so that an event record it appended stops being the request's last when it
+ * fails (rolled back: the record never was), even when the request then succeeds (lib/db/client.ts).
+ */
+export async function forgettingEventsOnFailure<T>(fn: () => Promise<T>): Promise<T> {
+  const r = requests.getStore();
+  const before = r?.lastEvent;
+  try {
+    return await fn();
+  } catch (err) {
+    if (r) r.lastEvent = before;
+    throw err;
+  }
+}
+
+/** The last event record the request this code runs for (or `request`, from currentRequest) appended, if any. */
+export const lastEvent = (request: object | undefined = requests.getStore()) => (request as RequestStore | undefined)?.lastEvent;
 
 /** The id of the request this code runs for (its X-Request-Id), if it runs for one. */
 export const currentRequestId = (): string | undefined => requests.getStore()?.requestId;

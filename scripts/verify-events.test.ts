@@ -14,13 +14,17 @@ import { appendEvent } from '../lib/events/append-event';
 import { systemActor } from '../lib/events/catalogue';
 import { checkpointChains, checkpointPayload, presentCheckpoint, timestampCheckpoints } from '../lib/events/checkpoints';
 import { auditKeyOf } from '../lib/events/signing-key';
+import { presentEvent } from '../lib/events/record';
+import { witnessHeader } from '../lib/events/witness';
+import { withRequestId } from '../lib/log';
 import { requestTimestamp } from '../lib/events/timestamp';
 import { startTestTsa } from '../lib/testing/test-tsa';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..');
 let dir: string;
-const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+// the key the records are signed with (lib/testing/audit-key-setup.ts): the script gets the same
+const pem = process.env.AUDIT_SIGNING_KEY as string;
 
 async function verifyEvents(...args: string[]): Promise<{ code: number; out: string }> {
   const env = { ...process.env, DATA_DIR: dir, AUDIT_SIGNING_KEY: pem, DATABASE_URL: '', LOG_LEVEL: 'silent' };
@@ -67,14 +71,15 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 it('says every chain holds, then names the record edited behind the triggers, and a key it was not given', async () => {
   const good = await verifyEvents();
-  expect(good.out).toMatch(/\/live: ok, 4 records, 1 signed checkpoints/);
+  expect(good.out).toMatch(/\/live: ok, 4 records \(0 from before record signatures\), 1 signed checkpoints/);
   expect(good.code).toBe(0);
 
   const other = path.join(dir, 'other.pub');
   await writeFile(other, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString());
   const wrongKey = await verifyEvents('--public-key', other);
   expect(wrongKey.code).toBe(1);
-  expect(wrongKey.out).toMatch(/BROKEN at record 4: the checkpoint at record 4 is signed by key/);
+  // the records themselves are signed by the key the server holds: the first one is named
+  expect(wrongKey.out).toMatch(/BROKEN at record 1: record 1 was not written by this instance's server: bad signature/);
 
   await withDb((db) =>
     db.sql.exec(
@@ -112,7 +117,7 @@ it("checks each checkpoint's time-stamp and names a checkpoint kept with another
   const ca = path.join(dir, 'tsa-ca.pem');
   await writeFile(ca, tsa.caPem);
   const good = await verifyEvents('--owner', owners[0], '--tsa-cert', ca);
-  expect(good.out).toMatch(/\/live: ok, 3 records, 1 signed checkpoints \(1 time-stamped\)/);
+  expect(good.out).toMatch(/\/live: ok, 3 records \(0 from before record signatures\), 1 signed checkpoints \(1 time-stamped\)/);
   expect(good.code).toBe(0);
   const bad = await verifyEvents('--owner', owners[1], '--tsa-cert', ca);
   expect(bad.code).toBe(1);
@@ -146,4 +151,46 @@ it("checks a deleted workspace's chain by the final record its delete kept, and 
   const bad = await verifyEvents('--owner', id);
   expect(bad.code).toBe(1);
   expect(bad.out).toMatch(new RegExp(`${id}/live \\(deleted [^)]+\\): BROKEN: its kept final record is not the record 3 its head names`));
+}, 120_000);
+
+it('passes a tail cut with its checkpoints, but names its first missing seq from a witness file; names a record appended through SQL', async () => {
+  const id = randomUUID();
+  const headers: string[] = [];
+  let kept = '';
+  await withDb(async (db) => {
+    await db.prisma.owner.create({ data: { id, name: 'Cut' } });
+    for (let i = 0; i < 5; i++)
+      headers.push(
+        await withRequestId(`cut-${i}`, async () => {
+          await appendEvent(db.prisma, { type: 'entry.created', ownerId: id, sandbox: false, actor: systemActor('test'), data: { i } });
+          return witnessHeader() as string;
+        }),
+      );
+    await checkpointChains(db.prisma, auditKeyOf(pem));
+    // what a client kept: record 2 as /events showed it, then record 5's Silo-Event header value
+    kept = JSON.stringify(presentEvent(await db.prisma.event.findFirstOrThrow({ where: { ownerId: id, seq: 2n } })));
+    const third = await db.prisma.event.findFirstOrThrow({ where: { ownerId: id, seq: 3n } });
+    await db.sql.exec(`BEGIN; ALTER TABLE events DISABLE TRIGGER ALL; ALTER TABLE checkpoints DISABLE TRIGGER ALL;
+      DELETE FROM events WHERE owner_id = '${id}' AND seq > 3; DELETE FROM checkpoints WHERE owner_id = '${id}';
+      UPDATE chain_heads SET seq = 3, hash = '${third.hash}' WHERE owner_id = '${id}';
+      ALTER TABLE events ENABLE TRIGGER ALL; ALTER TABLE checkpoints ENABLE TRIGGER ALL; COMMIT;`);
+  });
+  const file = path.join(dir, 'witness.txt');
+  await writeFile(file, `${kept}\n${headers[4]}\n`);
+  const alone = await verifyEvents('--owner', id);
+  expect(alone.out).toMatch(/\/live: ok, 3 records \(0 from before record signatures\)/);
+  expect(alone.code).toBe(0);
+  const witnessed = await verifyEvents('--owner', id, '--witness', file);
+  expect(witnessed.out).toMatch(
+    new RegExp(`${id}/live: BROKEN at record 5: record 5 is missing: a witness kept it, but the records end at 3`),
+  );
+  expect(witnessed.code).toBe(1);
+
+  await withDb((db) =>
+    db.sql.exec(`SELECT silo_append_events(ARRAY['${randomUUID()}']::uuid[], '${id}', false, ARRAY['legal_hold.cleared'],
+      '{"type":"admin_key"}', NULL, NULL, ARRAY[NULL]::int[], ARRAY['{}'], NULL, ARRAY[NULL]::text[])`),
+  );
+  const forged = await verifyEvents('--owner', id);
+  expect(forged.out).toMatch(/BROKEN at record 4: record 4 was not written by this instance's server: no signature/);
+  expect(forged.code).toBe(1);
 }, 120_000);

@@ -116,7 +116,8 @@ describe('the embedded database', () => {
    * Triggers that write no table a cached read reads: the event log's refusals (append-only), and the
    * one that keeps a deleted workspace's final heads in deleted_chains (migration event_log); the
    * retention triggers on files (migration retention: they set the row's own columns or refuse) and
-   * the legal hold's on entries and files (migration legal_hold_guard: they refuse).
+   * the legal hold's on entries and files (migration legal_hold_guard: they refuse), and the one
+   * guarding chain_heads.signed_from (migration event_signatures: it refuses).
    */
   const WRITE_NOTHING_CACHED = [
     'events_append_only',
@@ -139,6 +140,7 @@ describe('the embedded database', () => {
     'blob_guard_truncate',
     'entry_stays',
     'files_legal_hold_version',
+    'chain_heads_signed_from',
   ];
 
   it('knows every table a trigger writes', async () => {

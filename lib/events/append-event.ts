@@ -9,6 +9,9 @@ import { Prisma } from '../db/generated/client';
 import { currentRequestId } from '../log';
 import { canonicalJson, type Json } from './canonical-json';
 import type { EventActor, EventType } from './catalogue';
+import { recordSigned } from './record-signature';
+import { loadedAuditKey } from './signing-key';
+import { noteAppended } from './witness';
 
 /** A value, or an SQL expression of the statement the record is appended in (a RETURNING's column). */
 type Valued<T> = T | Prisma.Sql;
@@ -47,20 +50,28 @@ const dataText = (data: NewEvent['data']): Prisma.Sql =>
  * itself (a CTE or a RETURNING). Actor and data go as their RFC 8785 text, written here
  * (canonical-json.ts): the database splices them into each record's text and hashes it, with no
  * JSON work of its own, and moves the chain's head once however many records a change writes.
+ * Each record is signed here with the audit key (record-signature.ts) over what is known before
+ * the statement. The call's value is the last record's {chain, seq, hash}: pass it to noteAppended.
  */
 export function appendEventSql(e: NewEvent, ...also: AlsoEvent[]): Prisma.Sql {
-  const all: AlsoEvent[] = [e, ...also];
-  const list = (f: (a: AlsoEvent) => Prisma.Sql) => Prisma.join(all.map(f));
-  return Prisma.sql`"silo_append_events"(ARRAY[${list(() => Prisma.sql`${randomUUID()}::uuid`)}], ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean,
-    ARRAY[${list((a) => Prisma.sql`${a.type}::text`)}], ${canonicalJson(e.actor as unknown as Json)}::text, ${value(e.entryId, '::uuid')},
+  const key = loadedAuditKey();
+  const actor = canonicalJson(e.actor as unknown as Json);
+  const requestId = e.requestId ?? currentRequestId() ?? null;
+  const all = [e, ...also].map((a) => {
+    const id = randomUUID();
+    return { ...a, id, sig: recordSigned(key, { actor: e.actor as unknown as Json, id, request_id: requestId, type: a.type }) };
+  });
+  const list = (f: (a: (typeof all)[number]) => Prisma.Sql) => Prisma.join(all.map(f));
+  return Prisma.sql`"silo_append_events"(ARRAY[${list((a) => Prisma.sql`${a.id}::uuid`)}], ${e.ownerId}::uuid, ${e.sandbox ?? null}::boolean,
+    ARRAY[${list((a) => Prisma.sql`${a.type}::text`)}], ${actor}::text, ${value(e.entryId, '::uuid')},
     ${value(e.fileId, '::uuid')}, ARRAY[${list((a) => value(a.version, '::int'))}], ARRAY[${list((a) => dataText(a.data))}],
-    ${e.requestId ?? currentRequestId() ?? null}::text)`;
+    ${requestId}::text, ARRAY[${list((a) => Prisma.sql`${a.sig}::text`)}])`;
 }
 
 /** Appends `e` in its own statement, inside the caller's transaction (or alone). Its seq. */
 export async function appendEvent(tx: Tx, e: NewEvent): Promise<number> {
-  const [row] = await tx.$queryRaw<{ seq: bigint }[]>`SELECT ${appendEventSql(e)} AS seq`;
-  return Number(row.seq);
+  const [row] = await tx.$queryRaw<{ appended: unknown }[]>`SELECT ${appendEventSql(e)} AS appended`;
+  return noteAppended(row.appended).seq;
 }
 
 /**

@@ -32,6 +32,7 @@ export function keptRecord(row: unknown): EventRecord | null {
     request_id: (r.request_id ?? null) as string | null,
     prev_hash: r.prev_hash as string,
     hash: r.hash as string,
+    ...(typeof r.sig === 'string' ? { sig: r.sig } : {}),
   };
 }
 

@@ -10,10 +10,10 @@ import { canonicalJson, type Json } from './canonical-json';
 import { systemActor } from './catalogue';
 import { presentEvent, recordHash } from './record';
 import { checkpointChains } from './checkpoints';
-import { auditKeyOf } from './signing-key';
+import { auditKeyOf, loadedAuditKey } from './signing-key';
 import { verifyChain } from './verify-chain';
 
-const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 
 /** RFC 8785 §3.2.3's example of key order. */
 const RFC_8785_KEYS = {

@@ -21,9 +21,11 @@ export interface EventRecord {
   request_id: string | null;
   prev_hash: string;
   hash: string;
+  /** the audit key's signature (record-signature.ts); absent on records written before signatures */
+  sig?: string;
 }
 
-export function presentEvent(row: Event): EventRecord {
+export function presentEvent(row: Omit<Event, 'sig'> & { sig?: string | null }): EventRecord {
   return {
     id: row.id,
     seq: Number(row.seq),
@@ -38,6 +40,7 @@ export function presentEvent(row: Event): EventRecord {
     request_id: row.requestId,
     prev_hash: row.prevHash,
     hash: row.hash,
+    ...(row.sig == null ? {} : { sig: row.sig }),
   };
 }
 

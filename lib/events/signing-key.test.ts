@@ -9,19 +9,23 @@ import { resetConfig } from '../config';
 import { auditKey, signBytes, verifyBytes } from './signing-key';
 
 let dir: string;
-const g = globalThis as unknown as { __siloAuditKey?: unknown };
+const g = globalThis as unknown as { __siloAuditKey?: unknown; __siloAuditKeyLoaded?: unknown };
+const kept = process.env.AUDIT_SIGNING_KEY;
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'silo-audit-key-'));
   process.env.DATA_DIR = dir;
   delete process.env.AUDIT_SIGNING_KEY;
   g.__siloAuditKey = undefined;
+  g.__siloAuditKeyLoaded = undefined;
   resetConfig();
 });
 afterEach(async () => {
   delete process.env.DATA_DIR;
-  delete process.env.AUDIT_SIGNING_KEY;
+  if (kept === undefined) delete process.env.AUDIT_SIGNING_KEY;
+  else process.env.AUDIT_SIGNING_KEY = kept;
   g.__siloAuditKey = undefined;
+  g.__siloAuditKeyLoaded = undefined;
   resetConfig();
   await rm(dir, { recursive: true, force: true });
 });

@@ -3,6 +3,7 @@
 // generated once into $DATA_DIR/audit-signing-key.pem (mode 0600), as the session secret is.
 // GET /utils/v1/audit-key serves the public half.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { config } from '../config';
 import { log } from '../log';
@@ -17,14 +18,32 @@ export interface AuditKey {
   keyId: string;
 }
 
-const g = globalThis as unknown as { __siloAuditKey?: Promise<AuditKey> };
+const g = globalThis as unknown as { __siloAuditKey?: Promise<AuditKey>; __siloAuditKeyLoaded?: AuditKey };
 
 export function auditKey(): Promise<AuditKey> {
   if (!g.__siloAuditKey) {
     g.__siloAuditKey = loadAuditKey();
-    g.__siloAuditKey.catch(() => (g.__siloAuditKey = undefined));
+    g.__siloAuditKey.then(
+      (k) => (g.__siloAuditKeyLoaded = k),
+      () => (g.__siloAuditKey = undefined),
+    );
   }
   return g.__siloAuditKey;
+}
+
+/**
+ * The audit key, now: what signs each event record as it is appended (append-event.ts), which is
+ * synchronous. Start-up awaits auditKey() first; before that, AUDIT_SIGNING_KEY or the key file
+ * already written is read here, and with neither the append throws rather than write an unsigned record.
+ */
+export function loadedAuditKey(): AuditKey {
+  if (g.__siloAuditKeyLoaded) return g.__siloAuditKeyLoaded;
+  const c = config();
+  const file = path.join(c.DATA_DIR, 'audit-signing-key.pem');
+  if (!c.AUDIT_SIGNING_KEY && !existsSync(file))
+    throw new Error('the audit key is not loaded: await auditKey() before the first event record is written');
+  g.__siloAuditKeyLoaded = auditKeyOf(c.AUDIT_SIGNING_KEY ? c.AUDIT_SIGNING_KEY.replace(/\\n/g, '\n') : readFileSync(file, 'utf8'));
+  return g.__siloAuditKeyLoaded;
 }
 
 async function loadAuditKey(): Promise<AuditKey> {

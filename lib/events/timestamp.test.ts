@@ -2,14 +2,14 @@
 // loopback (lib/testing/test-tsa.ts): tokens are fetched, kept beside the checkpoint and checked by
 // verify; an authority that is down or answers wrong never holds a checkpoint back and is asked
 // again next round; a token changed, swapped or from an unpinned authority is named by verify.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { startTestTsa, type TestTsa } from '../testing/test-tsa';
 import { appendEvent } from './append-event';
 import { systemActor } from './catalogue';
 import { checkpointChains, checkpointPayload, presentCheckpoint, timestampCheckpoints } from './checkpoints';
-import { auditKeyOf } from './signing-key';
+import { loadedAuditKey } from './signing-key';
 import { checkTimestamp, requestTimestamp } from './timestamp';
 import { verifyChain } from './verify-chain';
 
@@ -20,7 +20,7 @@ async function strangerCa(): Promise<string> {
   return t.caPem;
 }
 
-const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 
 describe.each(testDatabases())('checkpoint time-stamps on %s', (database) => {
   let w: TestWorld;

@@ -1,9 +1,10 @@
 // The Pages Router counterpart of route(): request ids, one error handler, and the answer to a
 // request whose body was refused before it was read to the end (refused-body.mjs).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WITNESS_HEADER, witnessHeader } from '../events/witness';
 import { ApiError } from '../errors';
 import { toApiError } from './to-api-error';
-import { logQueryCount, withRequestId } from '../log';
+import { currentRequest, logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { endRefused } from './refused-body.mjs';
 import { JSON_TYPE } from './respond';
@@ -61,6 +62,7 @@ function answer(pick: (req: NodeRequest) => NodeHandler) {
 
   async function run(req: NodeRequest, res: ServerResponse, requestId: string) {
     res.setHeader('X-Request-Id', requestId);
+    nameLastEvent(res);
     const query = Object.fromEntries(Object.entries(req.query ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
     try {
       const method = (req.method ?? 'GET').toUpperCase();
@@ -77,4 +79,18 @@ function answer(pick: (req: NodeRequest) => NodeHandler) {
       logQueryCount();
     }
   }
+}
+
+/**
+ * A successful answer names the last event record its request appended (Silo-Event, witness.ts):
+ * set as the head goes out (an explicit writeHead or the one end() makes), after the handler wrote.
+ */
+function nameLastEvent(res: ServerResponse) {
+  const request = currentRequest(); // end() may run outside the request's async context (a stream's callback)
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+    const witness = witnessHeader(request);
+    if (witness && args[0] < 400 && !this.headersSent) this.setHeader(WITNESS_HEADER, witness);
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
 }

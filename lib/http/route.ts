@@ -4,6 +4,7 @@ import { logQueryCount, withRequestId } from '../log';
 import { requestIdFrom } from './request-id';
 import { errorResponse } from './respond';
 import { refuseAuditorWrite } from './auth';
+import { WITNESS_HEADER, witnessHeader } from '../events/witness';
 
 export interface RouteContext {
   params: Record<string, string>;
@@ -21,6 +22,8 @@ export async function handle(requestId: string, fn: () => Promise<Response>): Pr
   try {
     const res = await fn();
     res.headers.set('X-Request-Id', requestId);
+    const witness = witnessHeader();
+    if (witness && res.status < 400) res.headers.set(WITNESS_HEADER, witness);
     return res;
   } catch (err) {
     return errorResponse(toApiError(err, requestId), requestId);

@@ -40,6 +40,10 @@ export const EventRecord = z
     request_id: z.string().nullable(),
     prev_hash: HASH.meta({ description: "The previous record's hash; 64 zeros for the first" }),
     hash: HASH.meta({ description: "Hex SHA-256 of this record's RFC 8785 canonical JSON without its hash field" }),
+    sig: z.string().optional().meta({
+      description:
+        "base64 Ed25519 signature of the audit key (GET /utils/v1/audit-key) over the RFC 8785 JSON of {actor, id, request_id, type}; absent on records written before record signatures (the chain's signed_from)",
+    }),
   })
   .meta({ id: 'Event', description: 'One change, as the event log keeps it' });
 
@@ -122,12 +126,17 @@ export const ChainVerdict = z
     last_checkpoint: CheckpointRecord.nullable().meta({
       description: 'The newest checkpoint that checked out, with its time-stamp: evidence a client may keep apart',
     }),
+    unsigned_before: z.number().int().min(0).meta({
+      description:
+        "Records checked that were written before record signatures came in (seq up to the chain's signed_from): they carry no sig; every later one must carry a good one",
+      example: 0,
+    }),
     first_bad_seq: z
       .number()
       .int()
       .min(1)
       .optional()
-      .meta({ description: 'The first record that is missing or not what its hash says', example: 7 }),
+      .meta({ description: 'The first record that is missing, not what its hash says, or not signed by the audit key', example: 7 }),
     reason: z.string().optional(),
   })
   .meta({ id: 'ChainVerdict', description: "The caller's chain recomputed from its first record" });

@@ -2,10 +2,10 @@
 // folder's subtree and a fact search find its entries, each version's bytes are what its hash and
 // facts say (the reader finds the same facts in them), fsck finds nothing wrong, the event log's
 // chain verifies, and the printed key authenticates.
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { principalFromBearer } from '../access/authenticate';
-import { auditKeyOf } from '../events/signing-key';
+import { loadedAuditKey } from '../events/signing-key';
 import { verifyChain } from '../events/verify-chain';
 import { readInvoiceFacts } from '../invoices/read-facts';
 import { entryListQuery } from '../schemas/entries';
@@ -16,7 +16,7 @@ import { testDatabases, testWorld, type TestWorld } from './database';
 import { type SeededWorkspace, seedWorkspace } from './seed-workspace';
 
 const N = 500;
-const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 const query = (q: Record<string, string | number>) => entryListQuery(1000).parse({ limit: 1000, ...q });
 
 async function bytesOf(w: TestWorld, hash: string): Promise<Buffer> {

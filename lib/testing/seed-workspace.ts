@@ -16,9 +16,11 @@
 // within seconds of it, so each chain's records are in time order (the workspace's keys are made
 // now, by createOwner, and so come first in the chain but last in time: as a workspace imported
 // from elsewhere would look).
-import { canonicalJson } from '../events/canonical-json';
+import { randomUUID } from 'node:crypto';
+import { canonicalJson, type Json } from '../events/canonical-json';
 import { checkpointChains } from '../events/checkpoints';
-import type { AuditKey } from '../events/signing-key';
+import { type AuditKey, auditKey } from '../events/signing-key';
+import { recordSigned } from '../events/record-signature';
 import { systemActor } from '../events/catalogue';
 import { createOwner } from '../access/create-owner';
 import type { Database } from '../db/client';
@@ -224,11 +226,15 @@ function batchSql(o: {
   start: Date;
   spanMs: number;
   parties: number;
+  /** each record's id and sig, in the chain's order (signedRecords) */
+  records: { id: string; sig: string }[];
 }) {
   const step = o.spanMs / o.total;
   const owner = uuid(o.owner);
   return `DO $seed$
 DECLARE
+  ids UUID[] := ARRAY[${o.records.map((r) => uuid(r.id)).join(',')}];
+  sigs TEXT[] := ARRAY[${o.records.map((r) => lit(r.sig)).join(',')}];
   prev TEXT;
   n BIGINT;
 BEGIN
@@ -309,13 +315,13 @@ BEGIN
   -- version file.created and file.stored, hashed one after another along the chain.
   SELECT h.seq, h.hash INTO n, prev FROM chain_heads h WHERE h.owner_id = ${owner} AND h.sandbox = false FOR UPDATE;
   CREATE TEMP TABLE seed_v ON COMMIT DROP AS
-  SELECT q.k, q.id, q."at", q.type, q.entry_id, q.file_id, q.version, q.data,
+  SELECT q.k, ids[q.k] AS id, sigs[q.k] AS sig, q."at", q.type, q.entry_id, q.file_id, q.version, q.data,
     '{"actor":' || ${lit(o.actor)} || ',"at":"' || to_char(q."at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","data":' || q.data
-      || ',"entry_id":"' || q.entry_id::text || '","file_id":' || "silo_json_text"(q.file_id::text) || ',"id":"' || q.id::text
+      || ',"entry_id":"' || q.entry_id::text || '","file_id":' || "silo_json_text"(q.file_id::text) || ',"id":"' || ids[q.k]::text
       || '","prev_hash":"' AS head,
-    '","request_id":null,"sandbox":false,"seq":' || (n + q.k)::text || ',"type":"' || q.type || '","version":' || coalesce(q.version::text, 'null') || '}' AS tail
+    '","request_id":null,"sandbox":false,"seq":' || (n + q.k)::text || ',"sig":' || to_json(sigs[q.k])::text || ',"type":"' || q.type || '","version":' || coalesce(q.version::text, 'null') || '}' AS tail
   FROM (
-    SELECT row_number() OVER (ORDER BY u.i, u.step, u.sub) AS k, gen_random_uuid() AS id, u.* FROM (
+    SELECT row_number() OVER (ORDER BY u.i, u.step, u.sub) AS k, u.* FROM (
       SELECT e.i, 0 AS step, 0 AS sub, e.t AS "at", 'entry.created' AS type, e.id AS entry_id, NULL::uuid AS file_id, NULL::int AS version,
         '{"folder":' || "silo_json_text"(e.folder) || ',"key":' || "silo_json_text"(e.number)
           || ',"meta":{"amount":' || "silo_json_text"((e.net + round(e.net * e.rate::numeric / 100, 2))::text)
@@ -331,22 +337,48 @@ BEGIN
       FROM seed_f f
     ) u
   ) q;
+  IF (SELECT count(*) FROM seed_v) <> cardinality(ids) THEN
+    RAISE EXCEPTION 'the seed signed % records, its batch makes %', cardinality(ids), (SELECT count(*) FROM seed_v);
+  END IF;
   ALTER TABLE seed_v ADD PRIMARY KEY (k);
   ANALYZE seed_v;
   -- The chain: each record's hash over its text with the previous record's hash in it.
-  INSERT INTO events (id, owner_id, sandbox, seq, "at", type, actor, entry_id, file_id, version, data, request_id, prev_hash, hash)
+  INSERT INTO events (id, owner_id, sandbox, seq, "at", type, actor, entry_id, file_id, version, data, request_id, prev_hash, hash, sig)
   WITH RECURSIVE c(k, prev, hash) AS (
     SELECT 0::bigint, NULL::text, prev
     UNION ALL
     SELECT v.k, c.hash, encode(sha256(convert_to(v.head || c.hash || v.tail, 'UTF8')), 'hex') FROM c JOIN seed_v v ON v.k = c.k + 1
   )
-  SELECT v.id, ${owner}, false, n + v.k, v."at", v.type, ${lit(o.actor)}::jsonb, v.entry_id, v.file_id, v.version, v.data::jsonb, NULL, c.prev, c.hash
+  SELECT v.id, ${owner}, false, n + v.k, v."at", v.type, ${lit(o.actor)}::jsonb, v.entry_id, v.file_id, v.version, v.data::jsonb, NULL, c.prev, c.hash, v.sig
   FROM c JOIN seed_v v ON v.k = c.k ORDER BY v.k;
   UPDATE chain_heads h SET seq = n + x.k, hash = x.hash, "at" = x."at"
     FROM (SELECT e.seq - n AS k, e.hash, e."at" FROM events e WHERE e.owner_id = ${owner} AND e.sandbox = false ORDER BY e.seq DESC LIMIT 1) x
     WHERE h.owner_id = ${owner} AND h.sandbox = false;
 END
 $seed$`;
+}
+
+/**
+ * The records of entries [from, to) in the order batchSql chains them, each with a fresh id and
+ * its sig (record-signature.ts), as the server signs what it appends: entry.created, then per
+ * version (step 1, 2 the PDF, 3, 4) file.created and file.stored.
+ */
+function signedRecords(key: AuditKey, actor: Json, from: number, to: number) {
+  const out: { id: string; sig: string }[] = [];
+  const add = (type: string) => {
+    const id = randomUUID();
+    out.push({ id, sig: recordSigned(key, { actor, id, request_id: null, type }) });
+  };
+  for (let i = from; i < to; i++) {
+    add('entry.created');
+    const versions = (BigInt(i) * 2654435761n) % 3n === 0n ? 3 : 2;
+    const steps = [1, i % 4 === 1 ? 2 : 0, 3, versions === 3 ? 4 : 0].filter(Boolean);
+    for (const _ of steps) {
+      add('file.created');
+      add('file.stored');
+    }
+  }
+  return out;
 }
 
 /**
@@ -364,6 +396,7 @@ export async function seedWorkspace(db: Database, o: SeedOptions): Promise<Seede
   const spanMs = Math.round((o.years ?? 10) * 365.2425 * DAY);
   const start = new Date(end.getTime() - spanMs);
   const batch = o.batch ?? 10_000;
+  const key = o.key ?? (await auditKey());
   for (let from = 0; from < o.entries; from += batch) {
     const to = Math.min(o.entries, from + batch);
     await db.sql.exec(
@@ -377,6 +410,7 @@ export async function seedWorkspace(db: Database, o: SeedOptions): Promise<Seede
         start,
         spanMs,
         parties: o.parties ?? 3000,
+        records: signedRecords(key, actor, from, to),
       }),
     );
     if (o.key) await checkpointChains(db.prisma, o.key, new Date(), { ownerId: owner.id, sandbox: false });

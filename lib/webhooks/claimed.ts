@@ -51,6 +51,7 @@ export interface ClaimRow {
   request_id: string | null;
   prev_hash: string;
   hash: string;
+  sig: string | null;
 }
 
 export function claimed(r: ClaimRow): Claimed {
@@ -75,7 +76,7 @@ export const CLAIMED_COLUMNS = Prisma.sql`
            c.attempts, c.window_start, c.payload,
            w.owner_id::text AS hook_owner_id, w.url, w.secret, w.previous_secret, w.previous_secret_until,
            e.id::text AS e_id, e.owner_id::text, e.sandbox, e.seq::text, e.at, e.type, e.actor, e.entry_id::text,
-           e.file_id::text, e.version, e.data, e.request_id, e.prev_hash, e.hash`;
+           e.file_id::text, e.version, e.data, e.request_id, e.prev_hash, e.hash, e.sig`;
 export const CLAIMED_FROM = Prisma.sql`
       FROM c JOIN webhooks w ON w.id = c.webhook_id
       LEFT JOIN events e ON c.payload IS NULL AND e.id = c.event_id`;
@@ -101,6 +102,7 @@ function deliveryBody(r: ClaimRow): string | undefined {
       requestId: r.request_id,
       prevHash: r.prev_hash,
       hash: r.hash,
+      sig: r.sig,
     }),
   );
 }

@@ -1,12 +1,12 @@
 // Shared by the export's tests (export.test.ts, export-reads.test.ts, export-s3.test.ts,
 // export-timestamps.test.ts): an audit key, today's period, and a workspace with a few versions to
 // export.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../../db/client';
 import type { Scope } from '../../db/scope';
-import { auditKeyOf } from '../../events/signing-key';
+import { loadedAuditKey } from '../../events/signing-key';
 import type { BlobStore } from '../../storage/blob-store';
 import { TEST_ACTOR } from '../../testing/actor';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
@@ -15,7 +15,7 @@ import { createEntry } from '../create-entry';
 import { createFile } from '../files/create-file';
 import { createExport } from './create-export';
 
-export const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+export const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 export const today = new Date().toISOString().slice(0, 10);
 export const period = { from: today, to: today };
 

@@ -1,12 +1,5 @@
-// The export's plan over more entries than one page (seeded in the database, both databases):
-// files.csv holds exactly the versions stored in the period (the database asked straight, in the
-// same order), entries.csv each of their entries once, oldest first, also one created long before
-// the period whose version was stored in it; the manifest names every member; and the plan's own
-// files are gone once it is disposed of. A page's statement reads its entries from the list index
-// (no scan of the workspace's entries or versions: EXPLAIN ANALYZE).
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditKeyOf } from '../../events/signing-key';
+import { loadedAuditKey } from '../../events/signing-key';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
@@ -19,7 +12,7 @@ import { explainAnalyzed, planNodes } from '../../testing/plan-nodes';
 import { periodPageSql } from './period-pages';
 import { type ExportMember, type ExportPlan, planExport } from './plan-export';
 
-const key = auditKeyOf(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 const today = new Date().toISOString().slice(0, 10);
 
 async function membersOf(plan: ExportPlan) {

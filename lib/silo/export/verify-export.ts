@@ -12,7 +12,9 @@ import { checkpointPayload, checkpointSigned, type CheckpointRecord } from '../.
 import { checkTimestamp } from '../../events/timestamp';
 import { type EventRecord, GENESIS_HASH, recordHash } from '../../events/record';
 import { verifyBytes } from '../../events/signing-key';
-import { EXPORT_FORMAT } from './plan-export';
+import { recordSigOk } from '../../events/record-signature';
+import type { KeptWitness } from '../../events/witness-file';
+import { EXPORT_FORMAT, periodBounds } from './plan-export';
 import { ENTRIES_TABLE, FILES_TABLE } from './tables';
 import { checkListed, checkTablesWhole, ListDigest, parseManifest, readRange, tableRows } from './verify-lists';
 import { ExportBroken, type ZipMember, walkExportZip } from './zip-structure';
@@ -45,8 +47,8 @@ interface Manifest {
   files: Record<string, { sha256: string; size: number }>;
 }
 
-/** Throws ExportBroken naming the first mismatch. */
-export async function verifyExport(file: string, opts: { publicKey?: KeyObject } = {}): Promise<ExportVerdict> {
+/** Throws ExportBroken naming the first mismatch. `witnesses`: records a client kept (witness-file.ts). */
+export async function verifyExport(file: string, opts: { publicKey?: KeyObject; witnesses?: KeptWitness[] } = {}): Promise<ExportVerdict> {
   // One walk of the ZIP checks every byte; the members outside files/ are kept (a handful), the
   // others folded into digests (verify-lists.ts): memory does not grow with the export.
   const byName = new Map<string, ZipMember>();
@@ -88,7 +90,13 @@ export async function verifyExport(file: string, opts: { publicKey?: KeyObject }
   const notes: string[] = [];
   const versionCount = await checkTables(file, byName, versions.digest(), notes);
   const checkpoints = await checkpointsOf(await text('checkpoints.jsonl'), manifest, key);
-  const events = await checkEvents(file, byName.get('events.jsonl') as ZipMember, manifest, checkpoints);
+  const seen = new Map<number, string>();
+  const events = await checkEvents(file, byName.get('events.jsonl') as ZipMember, manifest, checkpoints, {
+    publicKey: opts.publicKey ?? manifest.public_key,
+    seen: opts.witnesses?.length ? seen : undefined,
+    notes,
+  });
+  checkWitnesses(opts.witnesses ?? [], manifest, seen, notes);
   if (manifest.events.first_seq > 1)
     notes.push(
       `events.jsonl begins with the period's first record, ${manifest.events.first_seq}: its prev_hash is the hash of record ${manifest.events.first_seq - 1}, made before the period and not in the export`,
@@ -188,8 +196,20 @@ export async function checkpointsOf(
   return out;
 }
 
-/** events.jsonl a line at a time: seq without gaps, prev_hash links, hashes recomputed, a signed checkpoint at the end. */
-async function checkEvents(file: string, m: ZipMember, manifest: Manifest, checkpoints: Map<number, CheckpointRecord>): Promise<number> {
+/**
+ * events.jsonl a line at a time: seq without gaps, prev_hash links, hashes recomputed, each sig the
+ * audit key's (a record without one only before the first that has one: signing, once begun in a
+ * chain, never stops), a signed checkpoint at the end. `seen` collects each record's hash.
+ */
+async function checkEvents(
+  file: string,
+  m: ZipMember,
+  manifest: Manifest,
+  checkpoints: Map<number, CheckpointRecord>,
+  o: { publicKey: KeyObject | string; seen?: Map<number, string>; notes: string[] },
+): Promise<number> {
+  let signing = false;
+  let unsigned = 0;
   if (!m) throw new ExportBroken('events.jsonl', 'missing from the archive');
   const lines = m.size
     ? createInterface({
@@ -209,6 +229,12 @@ async function checkEvents(file: string, m: ZipMember, manifest: Manifest, check
       throw new ExportBroken(place, 'is not JSON');
     }
     if (recordHash(r) !== r.hash) throw new ExportBroken(place, `record ${r.seq} is not what its hash says`);
+    if (r.sig !== undefined || signing) {
+      if (!recordSigOk(r, o.publicKey))
+        throw new ExportBroken(place, `record ${r.seq} was not written by this instance's server: ${r.sig ? 'bad' : 'no'} signature`);
+      signing = true;
+    } else unsigned++;
+    o.seen?.set(r.seq, r.hash);
     if (prev && r.seq !== prev.seq + 1) throw new ExportBroken(place, `record ${r.seq} follows record ${prev.seq}`);
     if (prev && r.prev_hash !== prev.hash) throw new ExportBroken(place, `record ${r.seq}'s prev_hash is not record ${prev.seq}'s hash`);
     if (!prev && r.seq !== manifest.events.first_seq)
@@ -218,6 +244,7 @@ async function checkEvents(file: string, m: ZipMember, manifest: Manifest, check
     if (mark && mark.hash !== r.hash) throw new ExportBroken(place, `record ${r.seq} is not the record its signed checkpoint names`);
     prev = r;
   }
+  if (unsigned) o.notes.push(`${unsigned} event records from before record signatures (no sig), all before the first signed one`);
   const last = prev?.seq ?? 0;
   if (last !== manifest.events.last_seq)
     throw new ExportBroken('events.jsonl', `the last record is ${last}, manifest.json says ${manifest.events.last_seq}`);
@@ -227,4 +254,34 @@ async function checkEvents(file: string, m: ZipMember, manifest: Manifest, check
     if (seq < manifest.events.first_seq || seq > last)
       throw new ExportBroken('checkpoints.jsonl', `a checkpoint names record ${seq}, outside events.jsonl`);
   return n;
+}
+
+/**
+ * Each witness of this export's chain must be among its records with its hash. One after its last
+ * record names a cut tail when the export's period reached past the moment it was made (its
+ * records then run to the chain's head); else it is outside the export, and a note says so.
+ */
+function checkWitnesses(kept: KeptWitness[], manifest: Manifest & { created_at?: string }, seen: Map<number, string>, notes: string[]) {
+  const ofChain = kept.filter((w) => (w.chain ? w.chain === manifest.chain : true)).sort((a, b) => a.seq - b.seq);
+  const toHead = manifest.created_at !== undefined && periodBounds(manifest.period).end > new Date(manifest.created_at);
+  for (const w of ofChain) {
+    const hash = seen.get(w.seq);
+    if (hash !== undefined) {
+      if (hash !== w.hash)
+        throw new ExportBroken(
+          'events.jsonl',
+          `record ${w.seq} is not the record a witness kept (its hash differs: the chain was cut and grown again, or changed)`,
+        );
+    } else if (w.seq > manifest.events.last_seq && toHead)
+      throw new ExportBroken(
+        'events.jsonl',
+        `record ${w.seq} is missing: a witness kept it, but the chain's records end at ${manifest.events.last_seq} (the tail was cut)`,
+      );
+    else if (w.chain || w.seq >= manifest.events.first_seq)
+      notes.push(
+        `witness of record ${w.seq} is outside this export's records (${manifest.events.first_seq}–${manifest.events.last_seq}): not checked`,
+      );
+  }
+  const others = kept.length - ofChain.length;
+  if (others) notes.push(`${others} witness${others === 1 ? '' : 'es'} of other chains: not checked`);
 }

@@ -10,6 +10,7 @@ import { ApiError } from '../../errors';
 import { Prisma, type File } from '../../db/generated/client';
 import { type AlsoEvent, appendEventSql, type EventChain, fileEventData } from '../../events/append-event';
 import { type EventActor, eventActorFor } from '../../events/catalogue';
+import { noteAppended } from '../../events/witness';
 import type { InvoiceFacts } from '../../invoices/read-facts';
 import type { BlobLock } from '../../storage/blob-store';
 import { hashLock } from './blobs';
@@ -75,7 +76,9 @@ export async function makeCurrent(
   const rows = await tx.$queryRaw<{ seq: number }[]>`
     UPDATE file_slots SET seq = seq + 1, current_id = ${file.id}::uuid WHERE id = ${file.slotId}::uuid RETURNING seq`;
   if (!rows.length) throw new ApiError('not_found', 'The file was deleted');
-  await tx.$queryRaw`UPDATE files SET version = ${rows[0].seq} WHERE id = ${file.id}::uuid RETURNING ${versionEventSql(event)}`;
+  const [made] = await tx.$queryRaw<{ appended: unknown }[]>`
+    UPDATE files SET version = ${rows[0].seq} WHERE id = ${file.id}::uuid RETURNING ${versionEventSql(event)} AS appended`;
+  noteAppended(made.appended);
 }
 
 /** A new stored version's row, as insertCurrent takes it. */
@@ -155,9 +158,10 @@ export async function insertCurrent(
       ${jsonOrNull(f.createdBy)}::jsonb, ${jsonOrNull(f.restoredFrom)}::jsonb, ${f.retainUntil ?? null}::timestamptz, ${f.retentionMode ?? null}::text,
       ${factValuesSql(f.facts ?? null)}
     FROM slot
-    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${appendEventSql({ ...ofRow(event), ...created(false) }, madeCurrent(event))} AS "eventSeq"`,
+    RETURNING ${MADE_COLUMNS}, (SELECT rev FROM slot)::text AS "slotRev", ${appendEventSql({ ...ofRow(event), ...created(false) }, madeCurrent(event))} AS "appended"`,
   );
-  const { eventSeq: _, ...made } = rows[0] as (typeof rows)[0] & { eventSeq: unknown };
+  const { appended, ...made } = rows[0] as (typeof rows)[0] & { appended: unknown };
+  noteAppended(appended);
   // What the statement made or normalised comes back (jsonb keeps its own key order); the rest is what was sent.
   return {
     ...made,
@@ -205,8 +209,9 @@ export async function insertPlaceholder(tx: Tx, f: NewStoredFile & { uploadExpir
       ${f.embeddable}, ${f.private}, ${JSON.stringify(f.meta ?? {})}::json, ${f.urlNonce}, ${f.uploadExpiresAt},
       ${jsonOrNull(f.createdBy)}::jsonb, ${f.retainUntil ?? null}::timestamptz, ${f.retentionMode ?? null}::text
     FROM slot
-    RETURNING ${FILE_COLUMNS}, ${appendEventSql({ ...ofRow(event), ...created(true) })} AS "eventSeq"`;
-  const { eventSeq: _, ...file } = rows[0] as File & { eventSeq: unknown };
+    RETURNING ${FILE_COLUMNS}, ${appendEventSql({ ...ofRow(event), ...created(true) })} AS "appended"`;
+  const { appended, ...file } = rows[0] as File & { appended: unknown };
+  noteAppended(appended);
   return file;
 }
 
