@@ -50,7 +50,7 @@ pgOnly('the runtime role of two (DATABASE_OWNER_URL)', () => {
     // a workspace with a record (appended as the server appends: the function runs as its owner) and a checkpoint
     await app.query(`INSERT INTO owners (id, name) VALUES ($1, 'Two roles')`, [ownerId]);
     await app.query(
-      `SELECT silo_append_events(ARRAY[$2::uuid], $1, false, ARRAY['entry.updated'], '{"type":"test"}', NULL, NULL, ARRAY[NULL::int], ARRAY['{}'], NULL)`,
+      `SELECT silo_append_events(ARRAY[$2::uuid], $1, false, ARRAY['entry.updated'], '{"type":"test"}', NULL, NULL, ARRAY[NULL::int], ARRAY['{}'], NULL, ARRAY[NULL::text])`,
       [ownerId, randomUUID()],
     );
     await app.query(
@@ -110,7 +110,7 @@ pgOnly('the runtime role of two (DATABASE_OWNER_URL)', () => {
     const gone = randomUUID();
     await app.query(`INSERT INTO owners (id, name) VALUES ($1, 'Gone')`, [gone]);
     await app.query(
-      `SELECT silo_append_events(ARRAY[$2::uuid], $1, false, ARRAY['entry.updated'], '{"type":"test"}', NULL, NULL, ARRAY[NULL::int], ARRAY['{}'], NULL)`,
+      `SELECT silo_append_events(ARRAY[$2::uuid], $1, false, ARRAY['entry.updated'], '{"type":"test"}', NULL, NULL, ARRAY[NULL::int], ARRAY['{}'], NULL, ARRAY[NULL::text])`,
       [gone, randomUUID()],
     );
     await app.query('DELETE FROM owners WHERE id = $1', [gone]);
