@@ -11,7 +11,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { bearer, expect, test } from '../fixtures';
 import { startServer } from '../fixtures/server';
-import { b64, createEntry, expectError, inlineFile, sha256, signIn } from './helpers';
+import { b64, createEntry, enrollmentToken, expectError, inlineFile, sha256, signIn } from './helpers';
 
 const today = new Date().toISOString().slice(0, 10);
 const ROOT = path.resolve(__dirname, '../..');
@@ -142,6 +142,10 @@ test('bad periods and callers get the contract error body', async ({ request, ad
   expect((await request.get('/silo/v1/export?from=2024-01-01&to=2024-12-31', h)).status()).toBe(200); // a leap year: 366 days
   await expectError(await request.get(`/silo/v1/export?from=${today}&to=${today}`), 401, 'unauthorized');
   await expectError(await admin.get(`/silo/v1/export?from=${today}&to=${today}`), 403, 'forbidden');
+  // an application's token reads entries, not the whole record (older webhook records hold endpoint URLs)
+  const token = await enrollmentToken(admin, request, owner.id);
+  await expectError(await request.get(`/silo/v1/export?from=${today}&to=${today}`, { headers: bearer(token) }), 403, 'forbidden');
+  expect((await request.head(`/silo/v1/export?from=${today}&to=${today}`, { headers: bearer(token) })).status()).toBe(403);
   await expectError(await request.post(`/silo/v1/export?from=${today}&to=${today}`, h), 405, 'method_not_allowed');
 });
 

@@ -8,6 +8,8 @@ import { siloContext } from '@/lib/http/context';
 import { callerOf } from '@/lib/http/node-adapter';
 import { nodeRoute } from '@/lib/http/node-route';
 import { readQuery } from '@/lib/http/request';
+import { mayReadWebhooks } from '@/lib/http/webhook-settings';
+import { ApiError } from '@/lib/errors';
 import { exportQuery } from '@/lib/schemas/export';
 import { clampExportPeriod, createExport } from '@/lib/silo/export/create-export';
 import { eventActorOf } from '@/lib/access/principal';
@@ -51,6 +53,10 @@ function either(res: ServerResponse, a: string, b: string) {
 async function exportRequest(req: IncomingMessage) {
   const caller = callerOf(req);
   const c = await siloContext(caller, { auditor: true });
+  // The export holds every record as written, older webhook records' endpoint URLs included: an
+  // application's token, which may not read the endpoints, may not take it either.
+  if (!mayReadWebhooks(c.principal))
+    throw new ApiError('forbidden', "The auditor's export is taken with the workspace's API key, an auditor key or in the console");
   const { period: keyPeriod, ...chain } = siloTarget(c.principal, caller.headers);
   const asked = readQuery(new URL(req.url ?? '/', 'http://internal'), exportQuery);
   // An auditor's key: the days asked for that fall in its period, no others (403 if none).
