@@ -83,7 +83,10 @@ describe.each(testDatabases())('writes racing their entry’s DELETE (%s)', (dat
     for (const limits of [SMALL_BLOB_LIMITS, TEST_FILE_LIMITS]) {
       let id = '';
       await race(
-        async () => async (entryId) => put(entryId, (id = randomUUID()), 'a.txt', `new ${id}`, limits),
+        async () => async (entryId) => {
+          id = randomUUID();
+          return put(entryId, id, 'a.txt', `new ${id}`, limits);
+        },
         async (r) => expect(await records(id, 'file.created')).toBe(r === 'ok' ? 1 : 0),
       );
     }
@@ -94,7 +97,10 @@ describe.each(testDatabases())('writes racing their entry’s DELETE (%s)', (dat
     await race(
       async (entryId) => {
         await put(entryId, randomUUID(), 'same.txt', 'first');
-        return async () => put(entryId, (id = randomUUID()), 'same.txt', `second ${id}`);
+        return async () => {
+          id = randomUUID();
+          return put(entryId, id, 'same.txt', `second ${id}`);
+        };
       },
       async (r) => expect(await records(id, 'file.created')).toBe(r === 'ok' ? 1 : 0),
     );
