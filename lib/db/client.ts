@@ -16,6 +16,7 @@ import { startPgliteThread } from './pglite-thread';
 import { isStalePlan, statementName } from './prepared';
 import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, TRACKED_TABLES } from './read-cache';
 import { configuredDatabase } from './configured-database';
+import { retryingConflicts } from './retry';
 import { watchWrites, writtenBy } from './watch-writes';
 
 export type Db = PrismaClient;
@@ -242,12 +243,29 @@ function newClient(
   const transactionOptions = { maxWait: wait };
   const prisma = countingQueries ? countingClient(driver, transactionOptions) : new PrismaClient({ adapter: driver, transactionOptions });
   readCaches.set(prisma, checking ? declaringReads(cache) : cache);
-  runners.set(prisma, countingQueries ? countingRunner(sql) : sql);
-  // A rolled-back transaction's event record is not named in the answer's Silo-Event (lib/events/witness.ts).
-  const transaction = prisma.$transaction.bind(prisma) as (...a: unknown[]) => Promise<unknown>;
-  Object.assign(prisma, { $transaction: (...a: unknown[]) => forgettingEventsOnFailure(() => transaction(...a)) });
+  runners.set(prisma, retryingRunner(countingQueries ? countingRunner(sql) : sql));
+  retryTransactions(prisma);
   return prisma;
 }
+
+/**
+ * Every interactive transaction of `prisma` runs again when the database aborted it for a deadlock
+ * or a serialization failure (retry.ts): the one seam every write in a transaction passes. A batch
+ * (an array of queries) runs once: its queries cannot be sent twice. An attempt that fails leaves
+ * no event record named in the answer's Silo-Event (lib/events/witness.ts): it was rolled back.
+ */
+function retryTransactions(prisma: PrismaClient): void {
+  const begin = prisma.$transaction.bind(prisma) as (...args: unknown[]) => Promise<unknown>;
+  const attempt = (...args: unknown[]) => forgettingEventsOnFailure(() => begin(...args));
+  const retrying = (...args: unknown[]) => (typeof args[0] === 'function' ? retryingConflicts(() => attempt(...args)) : attempt(...args));
+  Object.defineProperty(prisma, '$transaction', { value: retrying, configurable: true, writable: true });
+}
+
+/** A statement sent past Prisma outside a transaction (direct-query.ts) is its own transaction: run again as one. */
+const retryingRunner = (sql: SqlRunner): SqlRunner => ({
+  exec: (text) => retryingConflicts(() => sql.exec(text), { what: 'statement' }),
+  query: (text, params, o) => retryingConflicts(() => sql.query(text, params, o), { what: 'statement' }),
+});
 
 const countingRunner = (sql: SqlRunner): SqlRunner => ({
   exec(text) {

@@ -39,12 +39,65 @@ export function isUniqueViolation(err: unknown, constraint: UniqueConstraint): b
   );
 }
 
-/** A row names a parent that is gone (a racing delete): Prisma's P2003, or a raw statement's 23503. */
+/**
+ * A row names a parent that is gone (a racing delete): Prisma's P2003, a raw statement's 23503
+ * through Prisma (P2010), or the driver's own 23503 (a statement sent past Prisma: direct-query.ts).
+ */
 export function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string; meta?: { driverAdapterError?: { cause?: AdapterCause & { originalCode?: string } } } };
-  if (e?.code === 'P2003') return true;
+  if (e?.code === 'P2003' || e?.code === '23503') return true;
   const cause = e?.meta?.driverAdapterError?.cause;
   return e?.code === 'P2010' && (cause?.kind === 'ForeignKeyConstraintViolation' || cause?.originalCode === '23503');
+}
+
+/** The foreign keys of rows that name their entry, by the exact names of prisma/migrations. */
+export const ENTRY_FOREIGN_KEYS: ReadonlySet<string> = new Set([
+  'file_slots_entry_id_fkey',
+  'files_entry_id_fkey',
+  'entry_folders_entry_id_fkey',
+  'entry_search_entry_id_fkey',
+]);
+
+/**
+ * A write named an entry a racing delete had removed: a foreign-key violation on one of
+ * ENTRY_FOREIGN_KEYS (the driver's `constraint`, Prisma's adapter cause, or PostgreSQL's message
+ * naming it). The statement failed whole: nothing of it is stored. 404 `not_found` to the caller.
+ */
+export function isEntryGone(err: unknown): boolean {
+  if (!isForeignKeyViolation(err)) return false;
+  const e = err as {
+    constraint?: string;
+    message?: unknown;
+    meta?: { field_name?: unknown; driverAdapterError?: { cause?: AdapterCause } };
+  };
+  const cause = e.meta?.driverAdapterError?.cause;
+  const named =
+    e.constraint ??
+    cause?.constraint?.index ??
+    (typeof e.meta?.field_name === 'string' ? e.meta.field_name : undefined) ??
+    /foreign key constraint "([^"]+)"/.exec(cause?.originalMessage ?? (typeof e.message === 'string' ? e.message : ''))?.[1];
+  return named !== undefined && ENTRY_FOREIGN_KEYS.has(named);
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was aborted whole and may run again. */
+export const RETRYABLE_STATES = ['40P01', '40001'] as const;
+export type RetryableState = (typeof RETRYABLE_STATES)[number];
+
+/**
+ * The SQLSTATE of an error PostgreSQL or PGlite aborted a transaction with for a deadlock or a
+ * serialization failure, however it arrives: the driver's own (`code`), through Prisma's adapter
+ * (`originalCode`), or Prisma's P2034 that maps both; undefined for any other error.
+ */
+export function retryableState(err: unknown): RetryableState | undefined {
+  for (let e = err as Record<string, unknown> | undefined, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const meta = e.meta as { driverAdapterError?: { cause?: { originalCode?: unknown } } } | undefined;
+    for (const code of [e.code, e.originalCode, meta?.driverAdapterError?.cause?.originalCode])
+      if (code === '40P01' || code === '40001') return code;
+    // P2034 without its cause names neither: a conflict all the same
+    if (e.code === 'P2034') return '40001';
+    e = e.cause as Record<string, unknown> | undefined;
+  }
+  return undefined;
 }
 
 /** The row a write names is gone (a racing delete committed first): Prisma's P2025. */

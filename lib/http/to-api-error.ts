@@ -2,7 +2,7 @@
 // 507/503, a database with no connection free in time as 503 `busy` and one that cannot be reached
 // as 503 `database_unavailable` (the server's problem, not a bug), anything else as 500 `internal`,
 // logged.
-import { isDatabaseBusy, isDatabaseUnreachable } from '../db/db-errors';
+import { isDatabaseBusy, isDatabaseUnreachable, isEntryGone } from '../db/db-errors';
 import { ApiError, isApiError } from '../errors';
 import { log } from '../log';
 import { storeFailure } from '../storage/blob-store';
@@ -25,6 +25,8 @@ export function toApiError(err: unknown, requestId: string): ApiError {
       ? new ApiError('insufficient_storage', `The file store is full; nothing was stored. Try again later (request id ${requestId})`)
       : new ApiError('storage_unavailable', `The file store is unavailable; try again later (request id ${requestId})`);
   }
+  // A write whose entry a racing delete removed: nothing of it is stored (the statement failed whole).
+  if (isEntryGone(err)) return new ApiError('not_found', 'Entry not found');
   if (isDatabaseBusy(err)) {
     log.warn({ request_id: requestId, error: String((err as Error)?.message ?? err) }, 'database busy: no connection free in time');
     return new ApiError('busy', `The server is busy; try again in ${BUSY_RETRY_AFTER} seconds (request id ${requestId})`, {

@@ -40,11 +40,17 @@ export async function withPlacedBlob<T>(
   /** the lock to place it with (a store with locks: S3 Object Lock) */
   place?: PlaceOptions,
 ): Promise<T> {
+  // The transaction runs again after a deadlock (retry.ts), but the held copy moves once: a run
+  // after it finds the bytes in place (a free in between took them: commitHeld fails, held gone).
+  let placed = false;
   try {
     return await db.$transaction(async (tx) => {
       await lockAndRecord(tx, blob);
       await guard?.(tx);
-      await store.commitHeld(blob.uploadId, blob.hash, place);
+      if (!placed || !(await storeIn(store, tx).exists(blob.hash))) {
+        await store.commitHeld(blob.uploadId, blob.hash, place);
+        placed = true;
+      }
       return refer(tx);
     }, TX);
   } catch (err) {

@@ -11,7 +11,7 @@ import type { Scope } from '../../db/scope';
 import type { BlobLock, BlobStore } from '../../storage/blob-store';
 import type { CreatedBy, FileInput, FileLimits } from '../../schemas/files';
 import { findEntry } from '../find-entry';
-import { UNIQUE, isForeignKeyViolation, isUniqueViolation, sameJson } from '../../db/db-errors';
+import { UNIQUE, isEntryGone, isForeignKeyViolation, isUniqueViolation, sameJson } from '../../db/db-errors';
 import { readInvoiceFacts } from '../../invoices/read-facts';
 import { decodeInline } from './inline-data';
 import { withPlacedBlob, withRecordedBlob } from './blobs';
@@ -65,6 +65,8 @@ export async function createFile(o: CreateFileOptions): Promise<CreatedFile> {
     await lockVersionBlob(o.db, o.store, made.file);
     return { ...made, created: true };
   } catch (err) {
+    // The entry deleted since it was found: whichever statement met it failed whole.
+    if (isEntryGone(err)) throw notFound('Entry not found');
     // Two PUTs of one id at once: the loser answers as a repeat of the winner (200, or 409 for
     // other values). insertCurrent's one statement fails on the id, or first on the slot's
     // current version naming it: whichever, the id now exists.

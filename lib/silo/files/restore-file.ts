@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
-import { isForeignKeyViolation } from '../../db/db-errors';
+import { isForeignKeyViolation, isRecordGone } from '../../db/db-errors';
 import { must } from '../../must';
 import type { BlobStore } from '../../storage/blob-store';
 import type { CreatedBy, RestoredFrom } from '../../schemas/files';
@@ -45,6 +45,11 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
   // A delete of the version (or its file) racing this one: the bytes or the slot may be gone.
   const gone = () => new ApiError('not_found', 'The file was deleted');
   const restored = await withExistingBlob(db, store, version.hash, async (tx) => {
+    // The slot before the new row, as every write of files takes them (lock-slot.ts): the row's
+    // foreign keys share-lock the slot and the entry, and upgrading the slot's lock afterwards (in
+    // makeCurrent) deadlocked with an entry's DELETE or a legal hold, which lock the slot then the entry.
+    const slot = await tx.$queryRaw<unknown[]>`SELECT 1 FROM file_slots WHERE id = ${version.slotId}::uuid FOR NO KEY UPDATE`;
+    if (!slot.length) throw gone();
     const file = await tx.file.create({
       data: {
         ...fields,
@@ -60,7 +65,7 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
     await makeCurrent(tx, file, { actor: actor ?? null, restoredFrom });
     return tx.file.findUniqueOrThrow({ where: { id: file.id } });
   }).catch((err) => {
-    throw isForeignKeyViolation(err) ? gone() : err;
+    throw isForeignKeyViolation(err) || isRecordGone(err) ? gone() : err;
   });
   if (restored) {
     await lockVersionBlob(db, store, restored);
