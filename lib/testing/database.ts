@@ -2,15 +2,16 @@
 // when asked and TEST_DATABASE_URL is set) and a blob store in a temp directory whose disk can be
 // made to fail (faulty-disk.ts; it works normally until told otherwise), behind the database's
 // small blobs as the server has it (database-store.ts).
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { openDatabase, setDatabase, type Database } from '../db/client';
 import { DatabaseStore } from '../storage/database-store';
 import { LocalDiskStore } from '../storage/local-disk';
 import { FaultyDisk } from './faulty-disk';
+import { throwawayDatabase } from './throwaway-database';
+
+export { type ThrowawayDatabase, throwawayDatabase } from './throwaway-database';
 
 export type TestDatabase = 'pglite' | 'postgres';
 
@@ -64,54 +65,5 @@ export async function testWorld(opts: { database?: TestDatabase; waitMs?: number
       await server?.drop();
       await rm(storeDir, { recursive: true, force: true });
     },
-  };
-}
-
-export interface ThrowawayDatabase {
-  url: string;
-  ownerUrl?: string;
-  roles?: { owner: string; runtime: string };
-  drop(): Promise<void>;
-}
-
-/**
- * A new database on TEST_DATABASE_URL's server; with `twoRoles`, owned by a new role, with a second
- * new role to run as. Roles are the cluster's, not the database's: named at random, dropped by drop().
- */
-export async function throwawayDatabase(twoRoles = false): Promise<ThrowawayDatabase> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const tag = randomBytes(6).toString('hex');
-  const name = `silo_unit_${tag}`;
-  const admin = async (...sql: string[]) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      for (const q of sql) await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
-  const urlOf = (user?: string) => {
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    if (user) {
-      url.username = user;
-      url.password = '';
-    }
-    return url.toString();
-  };
-  if (!twoRoles) {
-    await admin(`CREATE DATABASE ${name}`);
-    return { url: urlOf(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-  }
-  const roles = { owner: `silo_owner_${tag}`, runtime: `silo_app_${tag}` };
-  await admin(`CREATE ROLE ${roles.owner} LOGIN`, `CREATE ROLE ${roles.runtime} LOGIN`, `CREATE DATABASE ${name} OWNER ${roles.owner}`);
-  return {
-    url: urlOf(roles.runtime),
-    ownerUrl: urlOf(roles.owner),
-    roles,
-    drop: () =>
-      admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, `DROP ROLE IF EXISTS ${roles.runtime}`, `DROP ROLE IF EXISTS ${roles.owner}`),
   };
 }
