@@ -2,7 +2,7 @@
 // their validation, types and OpenAPI.
 import { z } from 'zod';
 import { recordId, text, timestamp } from './common';
-import { day } from './export';
+import { day } from './dates';
 
 /** The longest a key may live, in seconds: 366 days (a year's audit, leap year included). */
 export const AUDITOR_KEY_MAX_SECONDS = 366 * 86_400;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { FileRecord } from './files';
 import { InvoiceFacts } from './invoice-facts';
 import { listOf, listQuery, meta, plain, recordId, text, timestamp, type MetaLimits, built } from './common';
+import { day } from './dates';
 
 export const entryInput = built((metaLimits: MetaLimits) =>
   z
@@ -61,15 +62,6 @@ export type EntryList = z.infer<typeof EntryList>;
 const factText = (description: string, example: string) =>
   text(255, 1).optional().meta({ minLength: 1, maxLength: 255, description, example });
 
-/** A day, YYYY-MM-DD, that the calendar has. */
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day, YYYY-MM-DD')
-  .refine(
-    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    'must be a day of the calendar',
-  );
-
 export const entryListQuery = built((maxLimit: number) =>
   listQuery(maxLimit)
     .extend({
@@ -92,8 +84,8 @@ export const entryListQuery = built((maxLimit: number) =>
       buyer_vat: factText('Entries with an invoice to this buyer VAT id (case, spaces, dots and dashes ignored)', 'DE987654321'),
       number: factText('Entries with an invoice of exactly this number', 'RE-2026-0042'),
       currency: factText('Entries with an invoice in this currency (ISO 4217, any case)', 'EUR'),
-      issued_from: day.optional().meta({ description: 'Entries with an invoice issued on or after this day', example: '2026-01-01' }),
-      issued_to: day.optional().meta({ description: 'Entries with an invoice issued on or before this day', example: '2026-12-31' }),
+      issued_from: day('Entries with an invoice issued on or after this day').optional(),
+      issued_to: day('Entries with an invoice issued on or before this day', '2026-12-31').optional(),
     })
     .superRefine((q, ctx) => {
       if (q.folder !== undefined && q.folder_exact !== undefined)

@@ -1,20 +1,10 @@
 // The auditor's export (docs/api.md, Export): its query, the one source of its validation,
 // types and OpenAPI.
 import { z } from 'zod';
+import { day } from './dates';
 
 /** The longest period one export covers, in days (a leap year): larger archives are several exports. */
 export const EXPORT_MAX_DAYS = 366;
-
-/** A real calendar date, YYYY-MM-DD (UTC). */
-export const day = (what: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
-    .refine((s) => {
-      const d = new Date(`${s}T00:00:00.000Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-    }, 'must be a real date')
-    .meta({ description: what, example: '2026-01-01' });
 
 export const exportQuery = z
   .object({

@@ -1,6 +1,7 @@
 // Retention rules, a version's retention and an entry's legal hold (docs/api.md, Retention).
 import { z } from 'zod';
 import { recordId, text, timestamp } from './common';
+import { instant } from './dates';
 
 /** A file's category (files.ts has the same enum: files.ts imports this module, not the reverse). */
 const Category = z.enum(['format', 'attachment']);
@@ -61,10 +62,7 @@ export const VersionRetention = z
   .meta({ id: 'VersionRetention', description: 'Until when the version may not be deleted; null: no retention' });
 
 /** A date a caller asks a version be kept to: ISO 8601 with its offset, no later than 9999. */
-export const RetainUntil = z.iso
-  .datetime({ offset: true })
-  .refine((s) => new Date(s).getUTCFullYear() <= 9999, 'must be no later than 9999')
-  .meta({ description: 'Keep the version at least until then (ISO 8601)', example: '2036-12-31T23:59:59Z' });
+export const RetainUntil = instant('Keep the version at least until then (ISO 8601)');
 
 export const LegalHoldInput = z
   .object({
