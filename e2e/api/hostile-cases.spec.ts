@@ -93,6 +93,31 @@ test.describe('strings the API stores', () => {
         expect((await request.get(`/silo/v1/entries?${q}`, { headers: bearer(liveKey) })).status()).toBeLessThan(500);
       else await expectError(await request.get(`/silo/v1/entries?${q}`, { headers: bearer(liveKey) }), 422, 'validation');
   });
+
+  test('a date PostgreSQL cannot hold (year 0000 or 10000) answers 422 naming its field everywhere a date is read', async ({
+    request,
+    newOwner,
+  }) => {
+    const { liveKey } = await newOwner();
+    const h = { headers: bearer(liveKey) };
+    const field = async (res: Parameters<typeof expectError>[0]) => Object.keys((await expectError(res, 422, 'validation')).fields ?? {});
+    for (const d of ['0000-01-01', '10000-01-01']) {
+      expect(await field(await request.get(`/silo/v1/entries?issued_from=${d}`, h))).toEqual(['issued_from']);
+      expect(await field(await request.get(`/silo/v1/entries?issued_to=${d}`, h))).toEqual(['issued_to']);
+      expect(await field(await request.get(`/silo/v1/export?from=${d}&to=2026-01-01`, h))).toContain('from');
+      expect(
+        await field(await request.post('/silo/v1/auditor-keys', { ...h, data: { from: d, to: '2026-01-01', expires_in: 60 } })),
+      ).toContain('from');
+    }
+    const entry = await createEntry(request, liveKey);
+    for (const t of ['0000-06-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '10000-01-01T00:00:00Z']) {
+      const res = await request.post(`/silo/v1/entries/${entry.id}/files`, {
+        ...h,
+        data: { name: 'a.txt', data: b64('a'), retain_until: t },
+      });
+      expect(await field(res)).toEqual(['retain_until']);
+    }
+  });
 });
 
 test.describe('the inline limit', () => {
