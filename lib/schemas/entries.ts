@@ -84,8 +84,12 @@ export const entryListQuery = built((maxLimit: number) =>
       buyer_vat: factText('Entries with an invoice to this buyer VAT id (case, spaces, dots and dashes ignored)', 'DE987654321'),
       number: factText('Entries with an invoice of exactly this number', 'RE-2026-0042'),
       currency: factText('Entries with an invoice in this currency (ISO 4217, any case)', 'EUR'),
-      issued_from: day('Entries with an invoice issued on or after this day').optional(),
-      issued_to: day('Entries with an invoice issued on or before this day', '2026-12-31').optional(),
+      issued_from: day('Entries with an invoice issued on or after this day')
+        .optional()
+        .meta({ description: 'Entries with an invoice issued on or after this day', example: '2026-01-01' }),
+      issued_to: day('Entries with an invoice issued on or before this day', '2026-12-31')
+        .optional()
+        .meta({ description: 'Entries with an invoice issued on or before this day', example: '2026-12-31' }),
     })
     .superRefine((q, ctx) => {
       if (q.folder !== undefined && q.folder_exact !== undefined)
