@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { processSettings } from '../config';
-import { countQuery, countingQueries, currentRequest, forgettingEventsOnFailure, log } from '../log';
+import { countQuery, countingQueries, currentRequest, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { readMigrations, type SqlRunner } from './migrate';
 import { prepareSchema, type SchemaOptions } from './prepare-schema';
@@ -16,7 +16,7 @@ import { startPgliteThread } from './pglite-thread';
 import { isStalePlan, statementName } from './prepared';
 import { type Changes, createChangeLogReadCache, createReadCache, noReadCache, type ReadCache, TRACKED_TABLES } from './read-cache';
 import { configuredDatabase } from './configured-database';
-import { retryingConflicts } from './retry';
+import { retryingRunner, retryTransactions } from './retry';
 import { watchWrites, writtenBy } from './watch-writes';
 
 export type Db = PrismaClient;
@@ -247,25 +247,6 @@ function newClient(
   retryTransactions(prisma);
   return prisma;
 }
-
-/**
- * Every interactive transaction of `prisma` runs again when the database aborted it for a deadlock
- * or a serialization failure (retry.ts): the one seam every write in a transaction passes. A batch
- * (an array of queries) runs once: its queries cannot be sent twice. An attempt that fails leaves
- * no event record named in the answer's Silo-Event (lib/events/witness.ts): it was rolled back.
- */
-function retryTransactions(prisma: PrismaClient): void {
-  const begin = prisma.$transaction.bind(prisma) as (...args: unknown[]) => Promise<unknown>;
-  const attempt = (...args: unknown[]) => forgettingEventsOnFailure(() => begin(...args));
-  const retrying = (...args: unknown[]) => (typeof args[0] === 'function' ? retryingConflicts(() => attempt(...args)) : attempt(...args));
-  Object.defineProperty(prisma, '$transaction', { value: retrying, configurable: true, writable: true });
-}
-
-/** A statement sent past Prisma outside a transaction (direct-query.ts) is its own transaction: run again as one. */
-const retryingRunner = (sql: SqlRunner): SqlRunner => ({
-  exec: (text) => retryingConflicts(() => sql.exec(text), { what: 'statement' }),
-  query: (text, params, o) => retryingConflicts(() => sql.query(text, params, o), { what: 'statement' }),
-});
 
 const countingRunner = (sql: SqlRunner): SqlRunner => ({
   exec(text) {

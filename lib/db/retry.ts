@@ -3,7 +3,9 @@
 // keeps its effects exactly once. Every database write goes through it: a Prisma transaction and
 // a statement sent past Prisma (client.ts wraps both). The lock order of the writes (lock-slot.ts,
 // append-event.ts) leaves few deadlocks; this is the seatbelt for the rest.
-import { log } from '../log';
+import { forgettingEventsOnFailure, log } from '../log';
+import type { PrismaClient } from './generated/client';
+import type { SqlRunner } from './migrate';
 import { retryableState } from './db-errors';
 
 export interface RetryOptions {
@@ -42,3 +44,22 @@ export async function retryingConflicts<T>(run: () => Promise<T>, o: RetryOption
 
 /** `ms` ±50 %: two transactions that deadlocked do not meet again at the same instant. */
 const jittered = (ms: number) => Math.round(ms * (0.5 + Math.random()));
+
+/**
+ * Every interactive transaction of `prisma` runs again when the database aborted it for a deadlock
+ * or a serialization failure (retry.ts): the one seam every write in a transaction passes. A batch
+ * (an array of queries) runs once: its queries cannot be sent twice. An attempt that fails leaves
+ * no event record named in the answer's Silo-Event (lib/events/witness.ts): it was rolled back.
+ */
+export function retryTransactions(prisma: PrismaClient): void {
+  const begin = prisma.$transaction.bind(prisma) as (...args: unknown[]) => Promise<unknown>;
+  const attempt = (...args: unknown[]) => forgettingEventsOnFailure(() => begin(...args));
+  const retrying = (...args: unknown[]) => (typeof args[0] === 'function' ? retryingConflicts(() => attempt(...args)) : attempt(...args));
+  Object.defineProperty(prisma, '$transaction', { value: retrying, configurable: true, writable: true });
+}
+
+/** A statement sent past Prisma outside a transaction (direct-query.ts) is its own transaction: run again as one. */
+export const retryingRunner = (sql: SqlRunner): SqlRunner => ({
+  exec: (text) => retryingConflicts(() => sql.exec(text), { what: 'statement' }),
+  query: (text, params, o) => retryingConflicts(() => sql.query(text, params, o), { what: 'statement' }),
+});
