@@ -93,6 +93,16 @@ describe('openApiDocument', () => {
     expect(paths['/access/v1/enrollment/authorize'].post.responses['429'].headers).toHaveProperty('Retry-After');
   });
 
+  it('declares Silo-Event on the 2xx answers of the silo writes, and nowhere else', () => {
+    const paths = (
+      doc as unknown as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> }
+    ).paths;
+    expect(paths['/silo/v1/entries'].post.responses['201'].headers).toHaveProperty('Silo-Event');
+    expect(paths['/silo/v1/files/{id}'].put.responses['409'].headers).not.toHaveProperty('Silo-Event');
+    expect(paths['/silo/v1/entries'].get.responses['200'].headers ?? {}).not.toHaveProperty('Silo-Event');
+    expect(paths['/access/v1/enrollment/authorize'].post.responses['200']?.headers ?? {}).not.toHaveProperty('Silo-Event');
+  });
+
   it('shows no negative or unsafe number as an example', () => {
     const bad: string[] = [];
     const walk = (v: unknown, at: string): void => {

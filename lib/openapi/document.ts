@@ -17,6 +17,7 @@ import { ownerPaths } from './owners';
 import { uploadPaths } from './uploads';
 import { userPaths } from './users';
 import { withSchemaTypes } from './typed-schemas';
+import { withWitnessHeader } from './witness-header';
 import { utilsPaths } from './utils';
 
 const TAGS = [
@@ -68,7 +69,7 @@ export function openApiDocument() {
         },
       },
       webhooks: webhookMessages(),
-      paths: {
+      paths: withWitnessHeader({
         ...utilsPaths(),
         ...accessPaths(),
         ...entryPaths(l),
@@ -85,7 +86,7 @@ export function openApiDocument() {
         ...enrollmentPaths(l),
         ...userPaths(),
         ...consolePaths(),
-      },
+      }),
     }),
   );
 }
