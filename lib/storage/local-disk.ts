@@ -15,7 +15,6 @@ import {
   assertHash,
   isBlobTooLarge,
   isSha256,
-  StoreOfAnotherDatabase,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -25,9 +24,9 @@ import {
 import { batchedWriter, CHUNK, writeAll } from './batched-writer';
 import { BlobDirs, fsyncDir } from './blob-dirs';
 import { type ChunkPool, pooledChunks } from './chunk-pool';
+import { claimStore } from './store-marker';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
-export const STORE_MARKER = 'silo-store.json';
 
 /** The file system calls the store makes; tests pass one that fails like a full or read-only disk (lib/testing/faulty-disk.ts). */
 export type DiskIo = Pick<typeof fsp, 'open' | 'rename' | 'link' | 'unlink' | 'rm' | 'mkdir' | 'readdir' | 'stat' | 'readFile' | 'chmod'>;
@@ -269,55 +268,9 @@ export class LocalDiskStore implements BlobStore {
     }
   }
 
-  async claim(databaseId: string): Promise<void> {
-    const marker = path.join(this.root, STORE_MARKER);
-    for (;;) {
-      const recorded = await this.recordedDatabase(marker);
-      if (recorded === databaseId) return;
-      if (recorded !== undefined) throw new StoreOfAnotherDatabase(this.root, recorded, databaseId);
-      // Unclaimed. The record is written and synced aside, then linked into place: link fails
-      // when the marker exists, so of two processes claiming at once exactly one wins and the
-      // other reads the winner's record on the next round; a crash never leaves a half record.
-      await this.io.mkdir(this.root, { recursive: true });
-      const tmp = `${marker}.${randomUUID()}.tmp`;
-      const fh = await this.io.open(tmp, 'wx');
-      try {
-        await fh.writeFile(`${JSON.stringify({ database_id: databaseId, claimed_at: new Date().toISOString() })}\n`);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      try {
-        await this.io.link(tmp, marker);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw err;
-      } finally {
-        await this.io.unlink(tmp).catch(() => {});
-      }
-      await fsyncDir(this.io, this.root);
-      return;
-    }
-  }
-
-  /** The database id in the store's marker; undefined when the store is unclaimed. */
-  private async recordedDatabase(marker: string): Promise<string | undefined> {
-    let text: string;
-    try {
-      text = await this.io.readFile(marker, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    let id: unknown;
-    try {
-      id = (JSON.parse(text) as { database_id?: unknown }).database_id;
-    } catch {}
-    if (typeof id !== 'string' || !id)
-      throw new Error(
-        `the blob store's ${marker} is unreadable; it should name the database the store belongs to (see docs/api.md, Storage)`,
-      );
-    return id;
+  /** Marks the store as `databaseId`'s, or refuses when it is another database's (store-marker.ts). */
+  claim(databaseId: string): Promise<void> {
+    return claimStore(this.io, this.root, databaseId);
   }
 
   async delete(hash: string): Promise<void> {
