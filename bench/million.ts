@@ -92,7 +92,7 @@ async function targets(env: Record<string, string>, database: Db, made: Omit<Wor
     // The `q` search looks for one name in both workspaces: the small one's seller halfway down. The
     // trigram index is the database's, shared by every workspace, so the same name reads the same
     // lists in both and the ratio is the workspace's size alone; each workspace's own name read
-    // lists as long as that name's trigrams were common (session 14, RESULTS.md).
+    // lists as long as that name's trigrams were common.
     let searched: string | undefined;
     for (const w of made) {
       const at = async (offset: number) =>

@@ -1,6 +1,6 @@
 // The server's heap-growth setting (scripts/heap-growth.mjs, imported by serve.mjs): a bad value
 // stops the start with one clear line; a good one, or none, starts. Its effect on memory under
-// load is measured by bench/small-requests.ts (bench/RESULTS.md).
+// load is measured by bench/small-requests.ts (its memory growth line).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';

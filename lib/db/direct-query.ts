@@ -1,7 +1,7 @@
 // A hot statement sent straight to the driver, past Prisma's client: the same SQL, connection and
 // autocommit, the read cache told of its writes as for any other (client.ts), without the client's
 // own work on each statement — measured on the embedded database as much as the event log's record
-// costs a new file (bench/RESULTS.md, "Session 7"). Inside a transaction it goes through the
+// costs a new file (measured: 576 against 156 µs of CPU for `SELECT $1::text`). Inside a transaction it goes through the
 // transaction's client, as it must. Rows come back as pg decodes them (both databases are reached
 // through pg: pglite-thread.ts), so a statement sent this way selects only columns pg and Prisma
 // decode alike: text (cast uuids and bigints ::text), int4, boolean, json/jsonb and timestamptz (a

@@ -1,6 +1,6 @@
 // Read buffers used again instead of allocated per chunk. A file stream allocates a new 1 MiB
 // buffer for every chunk it reads; V8 counts those as external memory and collects garbage on it,
-// which was 30 % of the server's CPU during a local-disk export (bench/RESULTS.md, Session 12). A
+// which was 30 % of the server's CPU during a local-disk export (measured in a CPU profile). A
 // reader that takes its buffers from a pool, and a writer that gives each back once the socket has
 // written it (the write's callback), read a 2 GiB export through a handful of buffers.
 //

@@ -6,7 +6,7 @@
 //
 // Who writes the database's bytes: an inline file up to SMALL_BLOB_MAX_BYTES has them written by
 // the same autocommit statement that records the file (insertCurrent, lib/silo/files/small-blobs.ts:
-// one round trip, a measured win, bench/RESULTS.md), and `put` of bytes up to `keepUpTo` here (an
+// one round trip instead of a transaction's four, a measured win), and `put` of bytes up to `keepUpTo` here (an
 // inline completion of a placeholder). The row of `blobs` stays the bookkeeping of lib/silo/files/
 // blobs.ts: this store writes and clears `data`, never inserts a row without bytes nor removes one.
 //

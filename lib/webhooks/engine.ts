@@ -45,7 +45,7 @@ export const VACUUM_EVERY = 5_000;
 /**
  * Attempts in flight per instance. An attempt is a round trip to the receiver and a share of a
  * statement: at 16, 200 files/s (400 records/s) outran the engine on this machine kind, and records
- * waited seconds (bench/RESULTS.md, Session 13).
+ * waited seconds.
  */
 export const CONCURRENCY = 64;
 

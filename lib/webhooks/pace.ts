@@ -3,7 +3,7 @@
 // outgoing attempt costs the server about what an incoming request does (an HTTP exchange on the
 // one main thread, statements on the database), and a new file makes two records — with three
 // endpoints, six attempts: sent as fast as records are made under a saturating load, they took
-// most of the instance from its requests (bench/RESULTS.md, Session 17). So from the moment
+// most of the instance from its requests (measured: new files at 0.03–0.11× ping). So from the moment
 // BUSY_IN_FLIGHT requests are in flight at once, and while they stay so on average (a client
 // saturating the instance; rate × latency below that) until under CALM_IN_FLIGHT, the engine makes
 // BUSY_RATE attempts a second, in rounds every BUSY_ROUND_MS; the

