@@ -1,6 +1,6 @@
 'use client';
 // "Export for an auditor" on a workspace: a period (whole UTC days) and the environment, then the
-// signed ZIP downloaded with its progress (docs/api.md, Export; README, For an auditor).
+// signed ZIP downloaded with its progress (docs/api.md, Export; docs/compliance.md, For an auditor).
 import { useRef, useState } from 'react';
 import { Dialog } from '@/components/ui/Dialog';
 import { Field } from '@/components/ui/Field';

@@ -1,4 +1,4 @@
-// Two database roles (README, Two database roles; lib/db/runtime-grants.ts), as an operator starts
+// Two database roles (docs/operations.md, Two database roles; lib/db/runtime-grants.ts), as an operator starts
 // the server: a start whose DATABASE_URL is the owner itself or a superuser exits 1 with one line;
 // with one role the start warns once what that role can do; with two it does not.
 import { expect, test } from '../fixtures';

@@ -22,13 +22,13 @@ const test = base.extend<{ api: (s: SiloServer) => Promise<APIRequestContext> },
   pair: [
     async ({}, use) => {
       const s3 = await startS3();
-      // two roles, as README's recipe: the instances run as one, the schema is the other's
+      // two roles, as docs/operations.md's recipe: the instances run as one, the schema is the other's
       const db = await createDatabase({ twoRoles: true });
       const env = {
         ...s3.env,
         DATABASE_OWNER_URL: db.ownerUrl as string,
         NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
-        // One audit key for both, as the README asks: checkpoints signed on one verify on the other.
+        // One audit key for both, as docs/operations.md asks: checkpoints signed on one verify on the other.
         AUDIT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         UPLOAD_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS),
         RATE_LIMIT_AUTHORIZE_PER_MINUTE: '10',

@@ -23,7 +23,7 @@ interface Pair {
 const test = base.extend<object, { pair: Pair }>({
   pair: [
     async ({}, use) => {
-      // two roles, as README's recipe: the instances run as one, the schema is the other's
+      // two roles, as docs/operations.md's recipe: the instances run as one, the schema is the other's
       const db = await createDatabase({ twoRoles: true });
       const storage = await mkdtemp(path.join(os.tmpdir(), 'silo-hooks-'));
       const env = {

@@ -1,5 +1,5 @@
 // Helpers of the UI suite: the one-time setup link a server printed, an administrator made from it
-// once per server, signing in through the form, and screenshots for the README.
+// once per server, signing in through the form, and screenshots for the docs (README.md, docs/console.md).
 import type { Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -26,7 +26,7 @@ export async function signIn(page: Page, account: Account, base = '') {
   await expect(page.getByRole('heading', { name: 'Workspaces', level: 1 })).toBeVisible();
 }
 
-// Test runs write their pictures to an ignored folder; `npm run screenshots` refreshes the README's.
+// Test runs write their pictures to an ignored folder; `npm run screenshots` refreshes the docs'.
 const ROOT = path.resolve(__dirname, '..', '..');
 const SHOTS = path.resolve(ROOT, process.env.SILO_SCREENSHOTS ?? path.join('tmp', 'screenshots'));
 

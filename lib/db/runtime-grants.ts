@@ -94,7 +94,7 @@ function tablePrivileges(table: string, guarded: boolean): string {
 /**
  * Why `runtime` may not run beside `owner`, or undefined: it is the same role, a superuser, a
  * member of the owner's role, or owns the schema or something in it (an install from before two
- * roles: README, Two database roles, says the SQL that hands it over).
+ * roles: docs/operations.md, Two database roles, says the SQL that hands it over).
  */
 export async function runtimeRoleProblem(owner: Client, runtime: string): Promise<string | undefined> {
   const [who] = (
@@ -118,7 +118,7 @@ export async function runtimeRoleProblem(owner: Client, runtime: string): Promis
     return `DATABASE_URL's role ${runtime} is a superuser: a superuser passes every grant; give the server an ordinary role`;
   if (who.member) return `DATABASE_URL's role ${runtime} is a member of DATABASE_OWNER_URL's role ${who.owner}: it could act as the owner`;
   if (who.owns.length)
-    return `DATABASE_URL's role ${runtime} still owns ${who.owns.join(', ')}${who.owns.length === 4 ? ', …' : ''}: hand the schema to ${who.owner} once (as a superuser: REASSIGN OWNED BY ${runtime} TO ${who.owner}; README, Two database roles)`;
+    return `DATABASE_URL's role ${runtime} still owns ${who.owns.join(', ')}${who.owns.length === 4 ? ', …' : ''}: hand the schema to ${who.owner} once (as a superuser: REASSIGN OWNED BY ${runtime} TO ${who.owner}; docs/operations.md, Two database roles)`;
   return undefined;
 }
 
@@ -137,6 +137,6 @@ export async function singleRoleWarning(sql: SqlRunner): Promise<string | undefi
   return (
     'the server runs as the role that owns its tables (no DATABASE_OWNER_URL): that role can disable or drop the triggers that guard ' +
     'retention, legal holds and the append-only event log, truncate any table, and alter or drop the schema; set DATABASE_OWNER_URL ' +
-    'to migrate as another role (README, Two database roles)'
+    'to migrate as another role (docs/operations.md, Two database roles)'
   );
 }

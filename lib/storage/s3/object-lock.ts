@@ -142,6 +142,6 @@ export async function assertBucketLocks(bucket: Bucket, setting: ObjectLockSetti
   }
   if (enabled !== 'Enabled')
     throw new Error(
-      `S3_OBJECT_LOCK=${setting}, but the bucket ${bucket.name} has no Object Lock: create the bucket with Object Lock enabled (README, S3 Object Lock)`,
+      `S3_OBJECT_LOCK=${setting}, but the bucket ${bucket.name} has no Object Lock: create the bucket with Object Lock enabled (docs/operations.md, S3 Object Lock)`,
     );
 }
