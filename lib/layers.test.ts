@@ -1,4 +1,4 @@
-// Dependencies point one way (ARCHITECTURE.md, "Dependencies"): every import of the app's own code
+// Dependencies point one way (ARCHITECTURE.md, "The layers"): every import of the app's own code
 // goes from a layer to the same layer or a lower one, and lib/access and lib/silo never import
 // each other. Imports are read from the source text, so a new file is checked without listing it.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // files themselves. App Router: the methods a route.ts exports (HEAD with GET, as Next adds it).
 // Pages Router: the keys given to nodeRoute(), at the route's own /api path and at the public path
 // a beforeFiles rewrite maps to it. scripts/build.mjs writes it beside the build; scripts/serve.mjs
-// answers OPTIONS and every unserved method from it before Next runs (ARCHITECTURE.md, Routing).
+// answers OPTIONS and every unserved method from it before Next runs (docs/design/server.md, Routing).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -3,7 +3,7 @@
 // nor over the answers Node and Next make before the app runs (bad requests, oversized headers,
 // malformed paths, unknown methods); here each gets the contract's error body. It answers OPTIONS
 // and a method the path's route does not serve (405) from the route table, so that a route file
-// exports only the methods it serves (ARCHITECTURE.md, Routing). It also records
+// exports only the methods it serves (docs/design/server.md, Routing). It also records
 // the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten), gives every
 // request its id before the app sees it, writes one JSON access-log line per request, and on
 // SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS.
@@ -199,7 +199,7 @@ const server = http.createServer(
     if (route && !route.methods.has(req.method)) return answerUnserved(req, res, route);
     // A Pages route's public path goes to its /api path here, as next.config.js's rewrite would
     // send it, without Next's rewrite machinery: about a fifth of a small POST's work on this
-    // thread (ARCHITECTURE.md, Routing). The handler sees the same url either way.
+    // thread (docs/design/server.md, Routing). The handler sees the same url either way.
     if (route?.api) req.url = `/api${req.url}`;
     closeSilentBody(req, res);
     const handled = handle(req, res).catch((err) => {

@@ -1,6 +1,6 @@
 // The embedded database's own thread: PGlite runs here, off the thread that serves HTTP, and
 // speaks PostgreSQL's wire protocol to it — the same protocol, driver (pg) and Prisma adapter the
-// server uses on PostgreSQL (ARCHITECTURE.md, "The embedded database's thread").
+// server uses on PostgreSQL (docs/design/database.md, "The embedded database's thread").
 //
 // The main thread (pglite-thread.ts) opens a connection by sending a MessagePort; each port is one
 // connection, carrying the protocol's bytes both ways. PGlite is one session, so its statements run

@@ -1,6 +1,6 @@
 // A SHA-256 whose running state can be saved and loaded again (hash-wasm), so that an upload held
 // in a shared store can be continued by another process without reading its bytes back.
-// node:crypto cannot export its state; hash-wasm is ~0.12–0.16× its speed here (ARCHITECTURE.md).
+// node:crypto cannot export its state; hash-wasm is ~0.12–0.16× its speed here (docs/decisions/0017-s3-held-uploads.md).
 import { createSHA256, type IHasher } from 'hash-wasm';
 
 export interface ResumableSha256 {

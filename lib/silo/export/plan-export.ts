@@ -5,7 +5,7 @@
 // so memory holds a page whatever the period's size; the ZIP reads those files back. The event
 // log's records and checkpoints are read twice (hashed now, streamed later: both are append-only,
 // so the second read is the first's bytes); file versions stream from the blob store.
-// docs/api.md, Export; ARCHITECTURE.md, The auditor's export.
+// docs/api.md, Export; docs/design/export.md.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';

@@ -33,7 +33,7 @@ export type CreatedRecord = { record: FileRecord } | { text: Buffer[] };
  * A created file's record with its history. A version one statement made current has its history
  * as cached text (slot-history.ts), spliced into the record's JSON where `previous` goes: the
  * same bytes as `JSON.stringify(fileRecord(…))` would give, without building or reading the
- * whole history (ARCHITECTURE.md, The history of a replacement).
+ * whole history (docs/design/database.md, The history of a replacement).
  */
 export async function createdFileRecord(c: RecordContext, created: Omit<CreatedFile, 'created'>): Promise<CreatedRecord> {
   const { file, made } = created;

@@ -175,7 +175,7 @@ async function readVersions(db: Tx, slotId: string, above: number): Promise<Read
 
 /**
  * One set of histories per database (a test's databases do not share one), and per process: on
- * globalThis, as Next bundles this module once per route (ARCHITECTURE.md, Process-wide state).
+ * globalThis, as Next bundles this module once per route (docs/design/server.md, Process-wide state).
  */
 const g = globalThis as unknown as { __siloSlotHistories?: WeakMap<object, SlotHistories> };
 

@@ -1,4 +1,4 @@
-// S3 Object Lock at placement (docs/api.md, Retention; ARCHITECTURE.md, Read-only blobs and Object
+// S3 Object Lock at placement (docs/api.md, Retention; docs/design/storage.md, Read-only blobs and Object
 // Lock): a version whose retention is known before its bytes are placed — an inline create, an
 // upload completing a placeholder — has its blob written with the lock mode, the retain-until date
 // and the checksum S3 requires in the PutObject or CopyObject that places it, the date its row then
