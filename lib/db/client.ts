@@ -1,6 +1,6 @@
 // The one Prisma client of the process: PostgreSQL when DATABASE_URL is set, else an embedded
-// PostgreSQL (PGlite) under DATA_DIR/db. Either way the checked-in migrations run first (as
-// DATABASE_OWNER_URL's role when it is set: prepare-schema.ts).
+// PostgreSQL (PGlite) under DATA_DIR/db. Either way the checked-in migrations and the database's
+// rules (prisma/sql) are applied first (as DATABASE_OWNER_URL's role when it is set: prepare-schema.ts).
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -11,6 +11,7 @@ import { countQuery, countingQueries, currentRequest, log } from '../log';
 import { PrismaClient } from './generated/client';
 import { readMigrations, type SqlRunner } from './migrate';
 import { prepareSchema, type SchemaOptions } from './prepare-schema';
+import { readRules } from './sql-rules';
 import { checkDeclaredReads, checkingDeclaredReads, declaringReads, tablesOfMigrations } from './declared-reads';
 import { startPgliteThread } from './pglite-thread';
 import { isStalePlan, statementName } from './prepared';
@@ -47,13 +48,13 @@ export interface OpenOptions extends SchemaOptions {
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const migrations = await readMigrations();
+  const [migrations, rules] = await Promise.all([readMigrations(), readRules()]);
   const tables = tablesOfMigrations(migrations.map((m) => m.sql));
   const prepare = opts.preparedStatements !== false;
   const wait = opts.waitMs ?? 30_000;
   const db = opts.url ? await openPostgres(opts.url, tables, prepare, wait) : await openPglite(opts.dataDir, tables, prepare, wait);
   try {
-    await prepareSchema(db, migrations, opts);
+    await prepareSchema(db, migrations, rules, opts);
   } catch (err) {
     await db.close().catch(() => {});
     throw err;

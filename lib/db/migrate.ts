@@ -55,7 +55,10 @@ const LOCK = 7_230_201;
 export async function migrate(
   db: SqlRunner,
   migrations: Migration[],
-  opts: { lock: boolean /** run after the migrations, still under the lock */; afterward?: () => Promise<void> },
+  opts: {
+    lock: boolean /** run after the migrations, still under the lock; `applied`: what ran now */;
+    afterward?: (applied: string[]) => Promise<void>;
+  },
 ): Promise<string[]> {
   if (opts.lock) await db.query('SELECT pg_advisory_lock($1)', [LOCK]);
   try {
@@ -76,7 +79,7 @@ export async function migrate(
       );
       applied.push(m.name);
     }
-    await opts.afterward?.();
+    await opts.afterward?.(applied);
     return applied;
   } catch (err) {
     await db.exec('ROLLBACK').catch(() => {});

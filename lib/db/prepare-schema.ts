@@ -1,11 +1,14 @@
-// What an open does to the schema before the first query: migrate as the one role (as before two
-// roles), or migrate as the owner (DATABASE_OWNER_URL) over a connection of its own and then grant
-// the server's role its privileges (runtime-grants.ts), or only check that nothing is left to
-// migrate (the scripts beside a two-role server: only the server's start migrates).
+// What an open does to the schema before the first query: migrate and apply the database's rules
+// (prisma/sql: sql-rules.ts) as the one role (as before two roles), or as the owner
+// (DATABASE_OWNER_URL) over a connection of its own and then grant the server's role its privileges
+// (runtime-grants.ts), or only check that nothing is left to migrate or apply (the scripts beside a
+// two-role server: only the server's start migrates). Every open passes here: the server's, the
+// scripts', the tests' (lib/testing/database.ts).
 import pg from 'pg';
 import { log } from '../log';
 import { type Migration, migrate, type SqlRunner } from './migrate';
 import { applyRuntimeGrants, runtimeRoleProblem } from './runtime-grants';
+import { applyRules, type RuleFile, rulesProblem, rulesScript, staleRules } from './sql-rules';
 
 export interface SchemaOptions {
   /** postgres://… of the role that owns the schema; the open's own role is then the runtime role */
@@ -17,20 +20,32 @@ export interface SchemaOptions {
 export async function prepareSchema(
   db: { kind: 'pglite' | 'postgres'; sql: SqlRunner },
   migrations: Migration[],
+  rules: RuleFile[],
   o: SchemaOptions,
 ): Promise<void> {
-  if (o.ownerUrl && db.kind === 'postgres') return migrateAsOwner(db.sql, migrations, o.ownerUrl);
-  if (o.migrate === false) return requireMigrated(db.sql, migrations);
-  await migrate(db.sql, migrations, { lock: db.kind === 'postgres' });
-  if (db.kind === 'postgres') await armChangeLog(db.sql);
+  if (o.ownerUrl && db.kind === 'postgres') return migrateAsOwner(db.sql, migrations, rules, o.ownerUrl);
+  if (o.migrate === false) return requireMigrated(db.sql, migrations, rules);
+  // Under the migrations' lock on PostgreSQL: instances starting together never replace a rule at once.
+  await migrate(db.sql, migrations, {
+    lock: db.kind === 'postgres',
+    afterward: async (applied) => {
+      if (db.kind === 'postgres') await armChangeLog(db.sql);
+      noteApplied(await applyRules(db.sql, rules, applied.length > 0));
+    },
+  });
+}
+
+function noteApplied(files: string[]): void {
+  if (files.length) log.info({ files }, 'applied the database rules of prisma/sql');
 }
 
 /**
- * The owner's connection lives for the migrations, the grants and the re-arming of the change log
- * (ALTER TABLE needs the owner), all under the migrations' lock: instances starting together never
- * grant at once.
+ * The owner's connection lives for the migrations, the rules, the grants and the re-arming of the
+ * change log (ALTER TABLE needs the owner), all under the migrations' lock: instances starting
+ * together never grant at once. The rules and the grants are one transaction: a function the rules
+ * replace (silo_append_events) is SECURITY DEFINER again before anyone sees it.
  */
-async function migrateAsOwner(runtimeSql: SqlRunner, migrations: Migration[], ownerUrl: string): Promise<void> {
+async function migrateAsOwner(runtimeSql: SqlRunner, migrations: Migration[], rules: RuleFile[], ownerUrl: string): Promise<void> {
   const [{ runtime }] = await runtimeSql.query<{ runtime: string }>('SELECT current_user::text AS runtime', [], { prepare: false });
   const owner = new pg.Client({ connectionString: ownerUrl });
   await owner.connect();
@@ -40,9 +55,12 @@ async function migrateAsOwner(runtimeSql: SqlRunner, migrations: Migration[], ow
     const sql = clientRunner(owner);
     await migrate(sql, migrations, {
       lock: true,
-      afterward: async () => {
-        await applyRuntimeGrants(owner, runtime);
+      afterward: async (applied) => {
+        // First: a change-log trigger found disabled is re-armed with every table marked changed.
         await armChangeLog(sql);
+        const stale = await staleRules(sql, rules, applied.length > 0);
+        await applyRuntimeGrants(owner, runtime, rulesScript(stale));
+        noteApplied(stale.map((f) => f.name));
       },
     });
   } finally {
@@ -50,7 +68,7 @@ async function migrateAsOwner(runtimeSql: SqlRunner, migrations: Migration[], ow
   }
 }
 
-async function requireMigrated(sql: SqlRunner, migrations: Migration[]): Promise<void> {
+async function requireMigrated(sql: SqlRunner, migrations: Migration[], rules: RuleFile[]): Promise<void> {
   const [{ history }] = await sql.query<{ history: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS history`, [], {
     prepare: false,
   });
@@ -67,6 +85,8 @@ async function requireMigrated(sql: SqlRunner, migrations: Migration[]): Promise
     throw new Error(
       `the database lacks ${missing.length} migration(s), the first ${missing[0].name}: start the server once (it migrates as DATABASE_OWNER_URL)`,
     );
+  const problem = await rulesProblem(sql, rules);
+  if (problem) throw new Error(problem);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Two roles on PostgreSQL (DATABASE_OWNER_URL): what the server's role cannot do, that the grants
-// are applied on every start and cover what a later migration adds, and what a start refuses.
+// are applied on every start (with the database's rules) and cover what a later migration adds,
+// and what a start refuses.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,21 +64,24 @@ pgOnly('the runtime role of two (DATABASE_OWNER_URL)', () => {
     await w?.close();
   });
 
-  it('cannot disable or drop a trigger, drop a table or create anything in the schema', async () => {
-    for (const sql of [
-      'ALTER TABLE files DISABLE TRIGGER compliance_retained',
-      'ALTER TABLE events DISABLE TRIGGER ALL',
-      'ALTER TABLE entries DISABLE TRIGGER legal_hold_entry',
-      'DROP TRIGGER events_append_only ON events',
-      'DROP TRIGGER compliance_retained ON files',
-      'DROP TABLE blobs',
-      'DROP TABLE events CASCADE',
-      'CREATE TABLE mine (x int)',
-      'CREATE FUNCTION mine() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$',
-      'CREATE VIEW mine AS SELECT 1',
-      'ALTER FUNCTION silo_append_events SECURITY INVOKER',
-    ])
-      expect([sql, await attempt(app, sql)]).toEqual([sql, expect.stringMatching(REFUSED)]);
+  const FORBIDDEN = [
+    'ALTER TABLE files DISABLE TRIGGER compliance_retained',
+    'ALTER TABLE events DISABLE TRIGGER ALL',
+    'ALTER TABLE entries DISABLE TRIGGER legal_hold_entry',
+    'DROP TRIGGER events_append_only ON events',
+    'DROP TRIGGER compliance_retained ON files',
+    'CREATE OR REPLACE TRIGGER legal_hold_file BEFORE DELETE ON files FOR EACH ROW EXECUTE FUNCTION silo_json_text()',
+    'CREATE OR REPLACE FUNCTION silo_legal_hold_file() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN OLD; END $$',
+    'DROP TABLE blobs',
+    'DROP TABLE events CASCADE',
+    'CREATE TABLE mine (x int)',
+    'CREATE FUNCTION mine() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$',
+    'CREATE VIEW mine AS SELECT 1',
+    'ALTER FUNCTION silo_append_events SECURITY INVOKER',
+  ];
+
+  it('cannot disable, replace or drop a trigger or its function, drop a table or create anything in the schema', async () => {
+    for (const sql of FORBIDDEN) expect([sql, await attempt(app, sql)]).toEqual([sql, expect.stringMatching(REFUSED)]);
   });
 
   it('cannot truncate any table', async () => {
@@ -133,6 +137,35 @@ pgOnly('the runtime role of two (DATABASE_OWNER_URL)', () => {
     await again.close();
     expect(await privileges(owner, role)).toEqual(before);
     expect(await attempt(app, 'CREATE TABLE mine (x int)')).toMatch(REFUSED);
+  });
+
+  it("applies changed rules (prisma/sql) as the owner, in the grants' transaction: nothing the runtime role may then alter", async () => {
+    await owner.query(`UPDATE "_sql_rules" SET checksum = 'edited'; ALTER TABLE files DISABLE TRIGGER legal_hold_file`);
+    const again = await openDatabase({ url: w.url, ownerUrl: w.ownerUrl });
+    await again.close();
+    expect((await owner.query(`SELECT file FROM "_sql_rules" WHERE checksum = 'edited'`)).rows).toEqual([]);
+    const { rows } = await owner.query(`SELECT tgenabled AS state FROM pg_trigger WHERE tgname = 'legal_hold_file'`);
+    expect(rows).toEqual([{ state: 'A' }]);
+    const head = await owner.query(`SELECT prosecdef AS definer, proconfig AS config FROM pg_proc WHERE proname = 'silo_append_events'`);
+    expect(head.rows).toEqual([{ definer: true, config: ['search_path=public, pg_temp'] }]);
+    for (const sql of [...FORBIDDEN, `UPDATE "_sql_rules" SET checksum = 'x'`, `DELETE FROM "_sql_rules"`])
+      expect([sql, await attempt(app, sql)]).toEqual([sql, expect.stringMatching(REFUSED)]);
+    await app.query(
+      `SELECT silo_append_events(ARRAY[$2::uuid], $1, false, ARRAY['entry.updated'], '{"type":"test"}', NULL, NULL, ARRAY[NULL::int], ARRAY['{}'], NULL, ARRAY[NULL::text])`,
+      [ownerId, randomUUID()],
+    );
+  });
+
+  it('lets a script beside the server (it migrates nothing) open only a database holding its rules', async () => {
+    await expect(openDatabase({ url: w.url, migrate: false }).then((d) => d.close())).resolves.toBeUndefined();
+    await owner.query(`UPDATE "_sql_rules" SET checksum = 'edited' WHERE file = 'usage.sql'`);
+    try {
+      await expect(openDatabase({ url: w.url, migrate: false })).rejects.toThrow(
+        /rules differ from prisma\/sql\/usage.sql: start the server/,
+      );
+    } finally {
+      await openDatabase({ url: w.url, ownerUrl: w.ownerUrl }).then((d) => d.close());
+    }
   });
 
   it("covers what a later migration adds: a table, an append-only table, a new overload of the head's function", async () => {

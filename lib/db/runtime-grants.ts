@@ -22,8 +22,8 @@ export const RUNTIME_POLICY: {
    */
   appendOnly: ['events', 'checkpoints', 'checkpoint_timestamps', 'deleted_chains'],
   appendOnlyGuards: ['silo_events_append_only', 'silo_refuse_change'],
-  /** Read-only: written by the migrations (the owner) alone. */
-  readOnly: ['_prisma_migrations'],
+  /** Read-only: written by the owner's start alone (the migrations' history, the rules' record: sql-rules.ts). */
+  readOnly: ['_prisma_migrations', '_sql_rules'],
   /**
    * Written only through these functions: the tables are SELECT-only, and every overload of each
    * function (by name: a later migration may change its parameters) runs as its owner
@@ -39,9 +39,23 @@ const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
 /**
  * Grants `runtime` what RUNTIME_POLICY says and nothing more, on the current schema. Idempotent
  * (everything is revoked and granted again, in one transaction): run after every start's
- * migrations, over the owner's connection, under the migrations' lock.
+ * migrations, over the owner's connection, under the migrations' lock. `first`: a script run
+ * before, in the same transaction (the database's rules, sql-rules.ts: a function they replace is
+ * made SECURITY DEFINER again before anyone sees it without).
  */
-export async function applyRuntimeGrants(owner: Client, runtime: string): Promise<void> {
+export async function applyRuntimeGrants(owner: Client, runtime: string, first = ''): Promise<void> {
+  await owner.query('BEGIN');
+  try {
+    if (first) await owner.query(first);
+    for (const q of await grantStatements(owner, runtime)) await owner.query(q);
+    await owner.query('COMMIT');
+  } catch (err) {
+    await owner.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+async function grantStatements(owner: Client, runtime: string): Promise<string[]> {
   const [{ schema }] = (await owner.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
   const s = ident(schema);
   const r = ident(runtime);
@@ -62,7 +76,7 @@ export async function applyRuntimeGrants(owner: Client, runtime: string): Promis
       [definers],
     )
   ).rows;
-  const statements = [
+  return [
     `REVOKE CREATE ON SCHEMA ${s} FROM PUBLIC, ${r}`,
     `GRANT USAGE ON SCHEMA ${s} TO ${r}`,
     `REVOKE ALL ON ALL TABLES IN SCHEMA ${s} FROM PUBLIC, ${r}`,
@@ -75,14 +89,6 @@ export async function applyRuntimeGrants(owner: Client, runtime: string): Promis
       `GRANT EXECUTE ON FUNCTION ${f.signature} TO ${r}`,
     ]),
   ];
-  await owner.query('BEGIN');
-  try {
-    for (const q of statements) await owner.query(q);
-    await owner.query('COMMIT');
-  } catch (err) {
-    await owner.query('ROLLBACK').catch(() => {});
-    throw err;
-  }
 }
 
 function tablePrivileges(table: string, guarded: boolean): string {
