@@ -4,11 +4,13 @@
 // otherwise; deletion frees both; held copies (uploads) are always the wrapped store's. No reader
 // of bytes needs to know where they are (downloads, links, fsck, the sweep, the export).
 //
-// Who writes the database's bytes: an inline file up to SMALL_BLOB_MAX_BYTES has them written by
-// the same autocommit statement that records the file (insertCurrent, lib/silo/files/small-blobs.ts:
-// one round trip instead of a transaction's four, a measured win), and `put` of bytes up to `keepUpTo` here (an
-// inline completion of a placeholder). The row of `blobs` stays the bookkeeping of lib/silo/files/
-// blobs.ts: this store writes and clears `data`, never inserts a row without bytes nor removes one.
+// The SQL that writes the database's bytes is here alone (keepBytesSql, dropKeptBytes), whoever
+// runs it: `put` of bytes up to `keepUpTo` (an inline completion of a placeholder), `delete`, the
+// sweep, and an inline file up to SMALL_BLOB_MAX_BYTES, whose bytes the statement that records the
+// file writes (insertCurrent, lib/silo/files/small-blobs.ts: one round trip instead of a
+// transaction's four, a measured win). The row of `blobs` stays the bookkeeping of
+// lib/silo/files/blobs.ts: this store writes and clears `data`, never inserts a row without bytes
+// nor removes one.
 //
 // Inside a transaction (a hash's lock held, blobs.ts) the database must be asked through that
 // transaction: the embedded database has one connection, and a query beside an open transaction
@@ -16,6 +18,7 @@
 import { Readable } from 'node:stream';
 import { SMALL_BLOB_CEILING } from '../config';
 import type { Tx } from '../db/client';
+import { Prisma } from '../db/generated/client';
 import { owned } from '../owned-buffer';
 import { SizedLru } from '../sized-lru';
 import {
@@ -49,6 +52,33 @@ const CACHED_OBJECT_BYTES = 256;
 
 /** Forgets this process's cached bytes of a freed blob. */
 export const forgetBytes = (hash: string) => cache().delete(hash);
+
+/**
+ * The statement that keeps `bytes` as blob `hash`'s row, `data` (small bytes: the database's). A
+ * row of the same hash gets the bytes written again, whether it held them or not: the same work
+ * either way, so no workspace can time whether another stored them (dedup-timing.test.ts). `after`:
+ * a CTE of the caller's statement the insert reads first, so it runs after it (the hash's lock,
+ * taken by the statement that records the file in the same round trip: insertCurrent).
+ */
+export function keepBytesSql(hash: string, bytes: Uint8Array, after?: string): Prisma.Sql {
+  // As base64 text: the embedded database's driver would spell a bytea out a byte at a time.
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  return Prisma.sql`INSERT INTO blobs (hash, size, data) SELECT ${hash}, ${bytes.length}, decode(${text}, 'base64')${
+    after ? Prisma.raw(` FROM ${after}`) : Prisma.empty
+  } ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data`;
+}
+
+/**
+ * Clears the bytes the database keeps of blob `hash` (its row stays: blobs.ts removes it) and
+ * forgets them here, unless `unless` (a condition on the row `b`: the sweep's, a stored file refers
+ * to it) keeps them. Answers whether there were bytes to clear.
+ */
+export async function dropKeptBytes(db: Tx, hash: string, unless?: Prisma.Sql): Promise<boolean> {
+  const condition = unless ? Prisma.sql` AND NOT (${unless})` : Prisma.empty;
+  const dropped = (await db.$executeRaw`UPDATE blobs b SET data = NULL WHERE b.hash = ${hash} AND b.data IS NOT NULL${condition}`) > 0;
+  if (dropped || !unless) forgetBytes(hash);
+  return dropped;
+}
 
 const BATCH = 500;
 
@@ -159,18 +189,14 @@ export class DatabaseStore implements BlobStore {
   }
 
   /**
-   * Up to keepUpTo: one autocommit statement, durable once it returns (the write-ahead log), as a
-   * commitHeld is. A row of the same hash gets the bytes written again, whether it held them or not:
-   * the same work either way (dedup-timing.test.ts). A lock (`opts`) is the wrapped store's: bytes
-   * kept here are guarded by the database.
+   * Up to keepUpTo: one autocommit statement (keepBytesSql), durable once it returns (the
+   * write-ahead log), as a commitHeld is. A lock (`opts`) is the wrapped store's: bytes kept here
+   * are guarded by the database.
    */
   async put(hash: string, bytes: Uint8Array, opts?: PlaceOptions): Promise<void> {
     if (bytes.length > this.opts.keepUpTo) return this.inner.put(hash, bytes, opts);
     assertHash(bytes, hash);
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-    await this.db.$executeRaw`
-      INSERT INTO blobs (hash, size, data) VALUES (${hash}, ${bytes.length}, decode(${text}, 'base64'))
-      ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data`;
+    await this.db.$executeRaw(keepBytesSql(hash, bytes));
   }
 
   /** `size` (the file's): bytes over SMALL_BLOB_CEILING are never in the database, and a large file's read asks it nothing. */
@@ -234,8 +260,7 @@ export class DatabaseStore implements BlobStore {
   /** Frees both copies: the wrapped store's first (a read-only store fails before the database changes), then the database's bytes. */
   async delete(hash: string): Promise<void> {
     await this.inner.delete(hash);
-    await this.db.$executeRaw`UPDATE blobs SET data = NULL WHERE hash = ${hash} AND data IS NOT NULL`;
-    forgetBytes(hash);
+    await dropKeptBytes(this.db, hash);
   }
 
   claim(databaseId: string): Promise<void> {

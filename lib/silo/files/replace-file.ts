@@ -13,6 +13,7 @@ import { type EventActor, eventActorFor } from '../../events/catalogue';
 import { noteAppended } from '../../events/witness';
 import type { InvoiceFacts } from '../../invoices/read-facts';
 import type { BlobLock } from '../../storage/blob-store';
+import { keepBytesSql } from '../../storage/database-store';
 import { hashLock } from './blobs';
 import { FACT_COLUMN_NAMES, factColumns, factValuesSql, setFactsSql } from './file-facts';
 
@@ -86,7 +87,7 @@ export type NewStoredFile = Pick<
   File,
   'id' | 'entryId' | 'name' | 'category' | 'key' | 'desc' | 'mime' | 'size' | 'hash' | 'embeddable' | 'private' | 'urlNonce'
 > & {
-  /** what the create asked (retain_until, retention_mode): the database adds the rules' (migration retention) */
+  /** what the create asked (retain_until, retention_mode): the database adds the rules' (prisma/sql/retention.sql) */
   retainUntil?: Date | null;
   retentionMode?: string | null;
   meta: unknown;
@@ -103,12 +104,13 @@ export type NewStoredFile = Pick<
  * versions still serialise on it and each gets its own number. current_id has no foreign key,
  * so the slot may name the file the same statement inserts.
  *
- * With `bytes` (a small blob, small-blobs.ts) the statement also keeps them in the blob's row,
- * under the hash's lock (blobs.ts), so it needs no transaction around it: a free of the same hash
- * either ran before it (and this inserts the row anew, bytes and all) or comes after its commit
- * and sees the file. A row of the same bytes gets them written again, whether it held them already
- * or they are in the blob store: the same work either way, so no workspace can time whether
- * another stored these bytes (SECURITY.md); one row is kept.
+ * With `bytes` (a small blob, small-blobs.ts) the statement also keeps them in the blob's row, by
+ * the store's own SQL (keepBytesSql, lib/storage/database-store.ts) under the hash's lock
+ * (blobs.ts), so it needs no transaction around it: a free of the same hash either ran before it
+ * (and this inserts the row anew, bytes and all) or comes after its commit and sees the file. A row
+ * of the same bytes gets them written again, whether it held them already or they are in the blob
+ * store: the same work either way, so no workspace can time whether another stored these bytes
+ * (SECURITY.md); one row is kept.
  *
  * It answers the slot's rev as the statement left it too: with the version's number (the slot's
  * seq), it dates the history before the version (slot-history.ts).
@@ -120,10 +122,7 @@ export async function insertCurrent(
   bytes?: Uint8Array,
 ): Promise<File & { slotRev: string }> {
   const blob = bytes
-    ? Prisma.sql`locked AS (SELECT ${hashLock(f.hash)}),
-      blob AS (
-        INSERT INTO blobs (hash, size, data) SELECT ${f.hash}, ${f.size}, decode(${base64(bytes)}, 'base64') FROM locked
-        ON CONFLICT (hash) DO UPDATE SET data = EXCLUDED.data),`
+    ? Prisma.sql`locked AS (SELECT ${hashLock(f.hash)}), blob AS (${keepBytesSql(f.hash, bytes, 'locked')}),`
     : Prisma.empty;
   const rows = await queryDirect<
     Pick<
@@ -230,6 +229,5 @@ const FILE_COLUMNS = Prisma.raw(
  * Bytes as a text parameter the database decodes: the embedded database's driver would spell a
  * bytea parameter out as hex one byte at a time in JavaScript (database-store.ts reads them back so too).
  */
-const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));

@@ -13,7 +13,7 @@ import type { Db } from '../../db/client';
 import type { BlobStore } from '../../storage/blob-store';
 import { Prisma } from '../../db/generated/client';
 import { freeBlobs, underBlobLock } from './blobs';
-import { forgetBytes, storeIn } from '../../storage/database-store';
+import { dropKeptBytes, storeIn } from '../../storage/database-store';
 
 const BATCH = 500;
 
@@ -78,13 +78,11 @@ export async function sweepBlobs(db: Db, store: BlobStore, opts: BlobSweepOption
     for (const { hash, kept } of rows) {
       if (!kept && (await store.exists(hash))) continue;
       await underBlobLock(db, hash, async (tx) => {
-        const unreferenced = Prisma.sql`b.hash = ${hash} AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.stored)`;
-        if (await tx.$executeRaw`UPDATE blobs b SET data = NULL WHERE ${unreferenced} AND b.data IS NOT NULL`) {
-          forgetBytes(hash);
-          result.freed++;
-        }
+        const referenced = Prisma.sql`EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.stored)`;
+        if (await dropKeptBytes(tx, hash, referenced)) result.freed++;
         // Its kept bytes gone, the store holds the blob only if the store it wraps does.
-        if (!(await storeIn(store, tx).exists(hash))) await tx.$executeRaw`DELETE FROM blobs b WHERE ${unreferenced}`;
+        if (!(await storeIn(store, tx).exists(hash)))
+          await tx.$executeRaw`DELETE FROM blobs b WHERE b.hash = ${hash} AND NOT ${referenced}`;
       }).catch((err) => (failure ??= err));
     }
   }
