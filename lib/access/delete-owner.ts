@@ -2,10 +2,10 @@
 // it holds a version under retention or an entry under a legal hold (docs/api.md, Retention). The
 // refusal is recorded (workspace.delete_refused, in the live chain) and committed; governance yields
 // to the override, compliance and holds to no one (and the database refuses compliance's cascade
-// anyway). The workspace's chains go with it, their final heads kept in deleted_chains (migration
-// event_log); its bytes are freed by the blob sweep once nothing refers to them. An override that
+// anyway). The workspace's chains go with it, their final heads kept in deleted_chains
+// (prisma/sql/events.sql); its bytes are freed by the blob sweep once nothing refers to them. An override that
 // let governance-retained versions go is the live chain's last record, retention.bypassed, which
-// deleted_chains keeps whole (migration deleted_chain_final_record): GET /admin/v1/deleted-chains.
+// deleted_chains keeps whole (silo_keep_final_heads, prisma/sql/events.sql): GET /admin/v1/deleted-chains.
 import type { Db } from '../db/client';
 import { ApiError, notFound } from '../errors';
 import { appendEvent } from '../events/append-event';

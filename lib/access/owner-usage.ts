@@ -1,7 +1,7 @@
 // The storage a workspace uses, for GET /admin/v1/owners(/{id}): its entries, its stored file
 // versions and the sum of their sizes, both environments. Logical bytes: identical content is
 // stored once, so the disk may hold less. Counted by triggers as entries and files are written
-// (owner_usage, migration owner_usage): a read sums a few rows per workspace, whatever its size.
+// (owner_usage, prisma/sql/usage.sql): a read sums a few rows per workspace, whatever its size.
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import type { OwnerUsage } from '../schemas/access';

@@ -1,5 +1,5 @@
 // The date a retention rule gives a version stored at a moment, as the database computes it
-// (migration `retention`, silo_retention_date): from the store time, or from 1 January 00:00 UTC
+// (silo_retention_date, prisma/sql/retention.sql): from the store time, or from 1 January 00:00 UTC
 // after the year it was stored in; then the years (29 February lands on 28 February, as
 // PostgreSQL's interval arithmetic does), then the days. UTC throughout (docs/api.md, Retention).
 // Pinned to the database's own function by retention-date.test.ts.

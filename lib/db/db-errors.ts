@@ -106,7 +106,7 @@ export function isRecordGone(err: unknown): boolean {
 }
 
 /**
- * A retention trigger refused the statement (migrations retention and legal_hold_guard, SQLSTATE
+ * A retention trigger refused the statement (prisma/sql/retention.sql, SQLSTATE
  * 42501): `legal_hold` or `retained` (compliance), as the API's own refusal names it. The API
  * refuses first; this answers a race past its guard with the same 409 instead of a 500.
  */

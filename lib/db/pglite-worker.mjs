@@ -20,7 +20,7 @@ const PROTOCOL_3 = 196608;
 // pg_trgm: the entry list's `?q=` reads a trigram index (migration search_and_folder_counts).
 const extensions = { pg_trgm };
 const lite = workerData.dataDir ? await PGlite.create(workerData.dataDir, { extensions }) : await PGlite.create({ extensions });
-// Only this process writes here and it sees every write itself: no change log (migration cache_change_log).
+// Only this process writes here and it sees every write itself: no change log (prisma/sql/change-log.sql).
 await lite.exec("SET silo.change_log = 'off'");
 
 /** @type {Connection[]} connections with whole messages waiting, in the order they arrived */

@@ -91,7 +91,7 @@ async function requireMigrated(sql: SqlRunner, migrations: Migration[], rules: R
 
 /**
  * Makes the read cache's change-log triggers ALWAYS again if something disabled them (a data-only
- * restore with triggers disabled): migration cache_change_log_always, arm_cache_change_log.
+ * restore with triggers disabled): arm_cache_change_log, prisma/sql/change-log.sql.
  */
 async function armChangeLog(sql: SqlRunner): Promise<void> {
   const [row] = await sql.query<{ n: number }>('SELECT arm_cache_change_log() AS n', [], { prepare: false });

@@ -114,7 +114,7 @@ export function createReadCache(limits: ReadCacheLimits = DEFAULT_LIMITS): ReadC
   return { read: cache.read, written: cache.bump };
 }
 
-/** The tables read through the cache, whose writes PostgreSQL's triggers note (migration cache_change_log). */
+/** The tables read through the cache, whose writes PostgreSQL's triggers note (prisma/sql/change-log.sql). */
 export const TRACKED_TABLES: ReadonlySet<string> = new Set([
   'api_keys',
   'enrollment_tokens',

@@ -1,5 +1,5 @@
 // Appends a change's event record in the change's own statement or transaction (docs/api.md,
-// Events): silo_append_events (migration event_log) locks the chain's head, numbers the records,
+// Events): silo_append_events (prisma/sql/events.sql) locks the chain's head, numbers the records,
 // hashes it and moves the head, so a change and its record commit together or not at all.
 // Call it after the change's own row locks: the chain's head is the last lock a change takes, so
 // two changes of one workspace never wait on each other in opposite orders.
@@ -77,7 +77,7 @@ export async function appendEvent(tx: Tx, e: NewEvent): Promise<number> {
 /**
  * A file row's description in its events ({category, from?, key, mime, name, placeholder?, sha256,
  * size}), as the canonical JSON text the database writes from the row's own columns
- * (silo_file_event_data, migration event_log).
+ * (silo_file_event_data, prisma/sql/events.sql).
  */
 export function fileEventData(extra: { placeholder?: boolean; from?: { id: string; version: number } } = {}): Prisma.Sql {
   const from = extra.from ? canonicalJson(extra.from) : null;

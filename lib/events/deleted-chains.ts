@@ -1,6 +1,6 @@
 // GET /admin/v1/deleted-chains (docs/api.md, Events): the chains of deleted workspaces, newest
 // deletion first, keyset pages by (deleted_at, owner id). Each chain's final head and last record
-// are what the owners' delete trigger kept (migrations event_log, deleted_chain_final_record);
+// are what the owners' delete trigger kept (silo_keep_final_heads, prisma/sql/events.sql);
 // `verified` recomputes that record's hash here, as verify-chain.ts does for a live chain.
 import type { Tx } from '../db/client';
 import { decodeCursor, page } from '../db/cursor';

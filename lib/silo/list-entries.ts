@@ -103,7 +103,7 @@ export function listSql(target: Target, query: EntryListQuery, { byFacts = true 
   if (query.q !== undefined) {
     const like = containsPattern(query.q);
     // entry_search holds one row per name: the entry's, its key, each current version's and each
-    // placeholder's (migration search_and_folder_counts), so a match lies within one of them.
+    // placeholder's (prisma/sql/search.sql), so a match lies within one of them.
     where.push(sql`EXISTS (SELECT 1 FROM entry_search s WHERE s.entry_id = e.id AND s.text ILIKE ${like} ESCAPE '\\')`);
   }
   const columns = target.period ? periodEntryColumns(target.period) : ENTRY_COLUMNS;

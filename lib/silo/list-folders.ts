@@ -1,8 +1,8 @@
 // GET /silo/v1/folders: the folders of one owner and environment that hold entries (or have a
 // folder below them that does), with the entries at or below each, in folder order (code points),
 // keyset pages. `?parent=` lists one level: the folders directly below it ('' the top level). Each
-// page is a range of folder_counts' indexes, whatever the workspace's size (migration
-// search_and_folder_counts keeps the counts).
+// page is a range of folder_counts' indexes, whatever the workspace's size (prisma/sql/folders.sql
+// keeps the counts).
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { decodeNameCursor, encodeNameCursor } from '../db/cursor';

@@ -1,6 +1,6 @@
 // fsck: the versions the law keeps whose blob is gone (docs/api.md, Retention). The database refuses
-// the DELETE or UPDATE that would take a compliance-retained or held version's blob (migration
-// bytes_under_guard); a superuser, or the tables' owner with the triggers switched off, can still
+// the DELETE or UPDATE that would take a compliance-retained or held version's blob (prisma/sql/
+// retention.sql); a superuser, or the tables' owner with the triggers switched off, can still
 // do it, and a blob store can lose a file. This names the versions such a loss hurts: under
 // retention (compliance or governance, its date not passed) or in an entry under a legal hold.
 import type { Tx } from '../db/client';

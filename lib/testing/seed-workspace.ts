@@ -171,7 +171,7 @@ BEGIN
     FROM seed_f f JOIN seed_e e ON e.id = f.entry_id JOIN seed_s s ON s.entry_id = f.entry_id AND s.category = f.category AND s.name = f.name
     ORDER BY f.i, f.step;
 
-  -- The records, as silo_append_events (migration event_log) writes them: entry.created, then per
+  -- The records, as silo_append_events (prisma/sql/events.sql) writes them: entry.created, then per
   -- version file.created and file.stored, hashed one after another along the chain.
   SELECT h.seq, h.hash INTO n, prev FROM chain_heads h WHERE h.owner_id = ${owner} AND h.sandbox = false FOR UPDATE;
   CREATE TEMP TABLE seed_v ON COMMIT DROP AS

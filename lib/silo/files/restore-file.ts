@@ -35,7 +35,7 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
     stored: _st,
     createdBy: _b,
     restoredFrom: _r,
-    // a new version: the rules in force now and the entry's hold decide its own (migration retention)
+    // a new version: the rules in force now and the entry's hold decide its own (prisma/sql/retention.sql)
     retainUntil: _ru,
     retentionMode: _rm,
     legalHold: _lh,

@@ -2,7 +2,7 @@
 // a file lists the versions before it, so the answer to the 2,000th replacement of one file holds
 // 1,999 of them. This process keeps, per slot, that list as JSON text, dated by the slot's seq
 // (bumped by every new stored version) and rev (bumped by a trigger on every update or delete of a
-// stored version: migration slot_history_revision). The statement that makes a version current
+// stored version: prisma/sql/versions.sql). The statement that makes a version current
 // returns both (replace-file.ts, insertCurrent); while rev has not moved, the versions before it
 // are the cached ones below it, and the cache grows by the new version without a query. A slot's
 // history is kept from its first replacement on (a first version has none before it). Anything

@@ -50,7 +50,7 @@ export interface RetentionFloor {
 /**
  * The lock to place a version's bytes with, before they are placed and the version stored: the
  * latest date its entry's rules give now (the database's clock and functions, as the trigger of
- * migration retention will a moment later, which can only give a date as late or later) and what
+ * prisma/sql/retention.sql will a moment later, which can only give a date as late or later) and what
  * its create asked; compliance when either is. Undefined: the store has no locks (no query then),
  * or nothing is retained. No legal hold: a hold lifted before the version commits would leave its
  * blob held with no row asking it, so a hold is set after the commit, as lockVersionBlob does.

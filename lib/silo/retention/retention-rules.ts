@@ -1,6 +1,6 @@
 // GET/POST /silo/v1/retention-rules, DELETE …/{id} (docs/api.md, Retention): a workspace's rules,
 // per environment like its entries. A rule applies to versions stored after it exists (the
-// database's trigger reads them, migration retention); `applyToExisting` also extends the matching
+// database's trigger reads them, prisma/sql/retention.sql); `applyToExisting` also extends the matching
 // versions stored before, never shortening one.
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/client';

@@ -25,7 +25,7 @@ export async function setLegalHold(o: SetLegalHoldOptions): Promise<{ entry_id: 
   const { hold, reason } = o.input;
   const hashes = await o.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM file_slots WHERE entry_id = ${found.id}::uuid ORDER BY id FOR NO KEY UPDATE`;
-    // FOR UPDATE: a version being inserted reads the hold FOR KEY SHARE (migration retention) and waits for this.
+    // FOR UPDATE: a version being inserted reads the hold FOR KEY SHARE (prisma/sql/retention.sql) and waits for this.
     const [entry] = await tx.$queryRaw<{ hold: boolean; reason: string }[]>`
       SELECT legal_hold AS hold, legal_hold_reason AS reason FROM entries WHERE id = ${found.id}::uuid FOR UPDATE`;
     if (!entry) throw entryNotFound();

@@ -1,7 +1,7 @@
 // A version's retention as a caller asks for it (docs/api.md, Retention): `retain_until` and
 // `retention_mode` at create (never shorter than the workspace's rules give) and later by PATCH
 // (extend only; compliance never becomes governance). The rules' own dates are the database's
-// (migration retention: set in the statement that stores a version).
+// (prisma/sql/retention.sql: set in the statement that stores a version).
 import type { Tx } from '../../db/client';
 import type { Entry, File } from '../../db/generated/client';
 import { ApiError } from '../../errors';
