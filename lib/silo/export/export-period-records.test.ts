@@ -13,7 +13,7 @@ import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { seedWorkspace } from '../../testing/seed-workspace';
 import { clampExportPeriod } from './create-export';
-import { exportTo, key } from './export-fixtures';
+import { exportTo, key } from '../../testing/export-fixtures';
 import { verifyExport } from './verify-export';
 import { readExportZip } from './zip-structure';
 

@@ -20,7 +20,7 @@ import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files'
 import { createTestOwner } from '../../testing/owner';
 import { createEntry } from '../create-entry';
 import { createFile } from '../files/create-file';
-import { key, period } from './export-fixtures';
+import { key, period } from '../../testing/export-fixtures';
 import { type ExportMember, planExport } from './plan-export';
 import { verifyExport } from './verify-export';
 import { AHEAD_BYTES, AHEAD_SOURCES, readAhead, writeExport } from './write-export';

@@ -9,7 +9,7 @@ import { S3Store } from '../../storage/s3-store';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { SMALL_BLOB_LIMITS } from '../../testing/files';
 import { startS3rver, type LocalS3 } from '../../testing/s3rver';
-import { exportTo, fillWorkspace, key, period } from './export-fixtures';
+import { exportTo, fillWorkspace, key, period } from '../../testing/export-fixtures';
 import { verifyExport } from './verify-export';
 import { readExportZip } from './zip-structure';
 

@@ -12,7 +12,7 @@ import { chainName } from '../../events/chain';
 import { checkpointChains, timestampCheckpoints } from '../../events/checkpoints';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { startTestTsa, type TestTsa } from '../../testing/test-tsa';
-import { exportTo, fillWorkspace, key, period } from './export-fixtures';
+import { exportTo, fillWorkspace, key, period } from '../../testing/export-fixtures';
 import { planExport } from './plan-export';
 import { checkpointsOf, verifyExport } from './verify-export';
 import { writeExport } from './write-export';

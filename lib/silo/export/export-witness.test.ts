@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWitnesses } from '../../events/witness-file';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
-import { exportTo, fillWorkspace, key, period } from './export-fixtures';
+import { exportTo, fillWorkspace, key, period } from '../../testing/export-fixtures';
 import { verifyExport } from './verify-export';
 import { readExportZip } from './zip-structure';
 

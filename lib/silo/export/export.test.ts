@@ -17,7 +17,7 @@ import { auditKeyOf } from '../../events/signing-key';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
 import { parseCsv } from './csv';
-import { exportTo, fillWorkspace, key, period, today } from './export-fixtures';
+import { exportTo, fillWorkspace, key, period, today } from '../../testing/export-fixtures';
 import { planExport } from './plan-export';
 import { verifyExport } from './verify-export';
 import { writeExport } from './write-export';

@@ -16,7 +16,7 @@ import { createTestOwner } from '../../testing/owner';
 import { createEntry } from '../create-entry';
 import { createFile } from '../files/create-file';
 import { parseCsv } from './csv';
-import { exportTo, key, period } from './export-fixtures';
+import { exportTo, key, period } from '../../testing/export-fixtures';
 import { SEGMENT_BYTES, versionSegment } from './member-names';
 import { verifyExport } from './verify-export';
 

@@ -13,7 +13,7 @@ import { signBytes } from '../../events/signing-key';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { BOM, csvRecord, parseCsv } from './csv';
-import { exportTo, fillWorkspace, key, period } from './export-fixtures';
+import { exportTo, fillWorkspace, key, period } from '../../testing/export-fixtures';
 import type { ExportMember, ExportPlan } from './plan-export';
 import { verifyExport } from './verify-export';
 import { writeExport } from './write-export';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWorld } from '../../testing/database';
 import { seededExport } from '../../testing/seeded-export';
-import { key } from './export-fixtures';
+import { key } from '../../testing/export-fixtures';
 
 const HEAP_MB = 64;
 

@@ -1,19 +1,18 @@
-// Shared by the export's tests (export.test.ts, export-reads.test.ts, export-s3.test.ts,
-// export-timestamps.test.ts): an audit key, today's period, and a workspace with a few versions to
-// export.
+// Shared by the export's tests (lib/silo/export/*.test.ts): an audit key, today's period, and a
+// workspace with a few versions to export.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { Db } from '../../db/client';
-import type { Scope } from '../../db/scope';
-import { loadedAuditKey } from '../../events/signing-key';
-import type { BlobStore } from '../../storage/blob-store';
-import { TEST_ACTOR } from '../../testing/actor';
-import { SMALL_BLOB_LIMITS, parseFileInput as parse } from '../../testing/files';
-import { createTestOwner } from '../../testing/owner';
-import { createEntry } from '../create-entry';
-import { createFile } from '../files/create-file';
-import { createExport } from './create-export';
+import type { Db } from '../db/client';
+import type { Scope } from '../db/scope';
+import { loadedAuditKey } from '../events/signing-key';
+import type { BlobStore } from '../storage/blob-store';
+import { TEST_ACTOR } from './actor';
+import { SMALL_BLOB_LIMITS, parseFileInput as parse } from './files';
+import { createTestOwner } from './owner';
+import { createEntry } from '../silo/create-entry';
+import { createFile } from '../silo/files/create-file';
+import { createExport } from '../silo/export/create-export';
 
 export const key = loadedAuditKey(); // the key that signs the records (lib/testing/audit-key-setup.ts)
 export const today = new Date().toISOString().slice(0, 10);
