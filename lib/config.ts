@@ -1,8 +1,13 @@
 // Configuration from the environment, validated once. Every limit of docs/api.md, Limits, is here.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { parseAddressList } from './address-list';
+import { type ProcessSettings, processSetting, readProcessSettings } from './process-settings.mjs';
 import { DEFAULT_META_LIMITS } from './schemas/common';
+
+// The settings the server's process reads before the app (PORT, HOSTNAME, UPLOAD_IDLE_TIMEOUT_SECONDS,
+// TRUSTED_PROXIES, SHUTDOWN_GRACE_SECONDS, LOG_LEVEL, …) are parsed in process-settings.mjs, which
+// scripts/serve.mjs imports too; config() holds them beside the rest.
+export { LOG_LEVELS, processSetting, type ProcessSettings } from './process-settings.mjs';
 
 const MiB = 1024 * 1024;
 /** No inline file over this keeps its bytes in the database, whatever SMALL_BLOB_MAX_BYTES says. */
@@ -52,20 +57,8 @@ const schema = z
     MAX_LIST_LIMIT: int(100),
     TOKEN_TTL_SECONDS: int(3600),
     UPLOAD_URL_TTL_SECONDS: int(24 * 3600),
-    UPLOAD_IDLE_TIMEOUT_SECONDS: int(60),
     RATE_LIMIT_AUTHORIZE_PER_MINUTE: int(60),
     RATE_LIMIT_AUTHORIZE_FAILURES_PER_MINUTE: int(10),
-    // Peers whose X-Forwarded-For names the client (addresses and CIDRs, comma separated).
-    TRUSTED_PROXIES: z
-      .string()
-      .default('')
-      .superRefine((v, ctx) => {
-        try {
-          parseAddressList(v);
-        } catch (e) {
-          ctx.addIssue({ code: 'custom', message: (e as Error).message });
-        }
-      }),
     // Signs the event log's checkpoints and exports (lib/events/signing-key.ts): an Ed25519 private
     // key, PKCS#8 PEM (newlines may be written as \n). Unset: one generated into $DATA_DIR.
     AUDIT_SIGNING_KEY: z.string().min(1).optional(),
@@ -80,9 +73,6 @@ const schema = z
     WEBHOOK_ALLOW_PRIVATE: flag(false),
     // Signs console sessions; never stored in the database (lib/http/session-secret.ts).
     NEXTAUTH_SECRET: z.string().min(32).optional(),
-    // Read by scripts/serve.mjs and lib/log.ts before this runs; validated here so a bad value stops the start.
-    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(25),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {
     if (c.DATABASE_OWNER_URL && !c.DATABASE_URL)
@@ -105,20 +95,23 @@ const schema = z
     }
   });
 
-export type Config = z.infer<typeof schema> & { maxJsonBytes: number; storageDir: string };
+/** The variables config() reads through its schema (lib/layers.test.ts: each has one reader). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+export type Config = z.infer<typeof schema> & ProcessSettings & { maxJsonBytes: number; storageDir: string };
 
 let cached: Config | undefined;
 
 export function config(): Config {
   if (cached) return cached;
   const parsed = schema.safeParse(process.env);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${detail}`);
-  }
+  const own = readProcessSettings();
+  const problems = [...(parsed.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? []), ...own.problems];
+  if (!parsed.success || problems.length) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   const c = parsed.data;
   cached = {
     ...c,
+    ...(own.values as ProcessSettings),
     // base64 grows data by 4/3; the rest of a file request is small.
     maxJsonBytes: Math.ceil((c.MAX_INLINE_BYTES * 4) / 3) + 64 * 1024,
     storageDir: c.STORAGE_DIR ?? defaultStorageDir(c),
@@ -149,12 +142,12 @@ export function resetConfig() {
 }
 
 /**
- * Settings read before, or apart from, the validated configuration: the logger's level (the log
- * exists before config() may throw), and switches of the process that benchmarks and tests flip.
- * Nothing else in lib/ reads process.env (lib/layers.test.ts).
+ * Switches of the process that benchmarks and tests flip, read apart from the validated
+ * configuration. Nothing else in lib/ but process-settings.mjs reads process.env (lib/layers.test.ts).
  */
 export const processSettings = {
-  logLevel: () => process.env.LOG_LEVEL ?? 'info',
+  /** The logger's level: the log exists before config() may throw. */
+  logLevel: () => processSetting('LOG_LEVEL'),
   /** SILO_COUNT_QUERIES=1: each request logs how many statements it made (benchmarks). */
   countQueries: () => process.env.SILO_COUNT_QUERIES === '1',
   /** SILO_READ_CACHE=off: no read cache, to measure what it saves (bench/small-requests.ts). */
@@ -163,8 +156,4 @@ export const processSettings = {
   checkCacheReads: () => process.env.SILO_CHECK_CACHE_READS === '1',
   /** The AWS SDK's own region variable, when S3_REGION is unset. */
   awsRegion: () => process.env.AWS_REGION,
-  /** The port scripts/serve.mjs listens on. */
-  port: () => Number(process.env.PORT ?? 3000),
-  /** The address scripts/serve.mjs listens on (unset: every interface). */
-  hostname: () => process.env.HOSTNAME,
 };

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES } from './config';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -15,7 +16,7 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
     [
       'lib/schemas/',
       'lib/invoices/',
-      'lib/address-list.ts',
+      'lib/address-list.mjs',
       'lib/must.ts',
       'lib/coalesced.ts',
       'lib/sized-lru.ts',
@@ -25,7 +26,7 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
       'lib/request-load.mjs',
     ],
   ],
-  ['config', ['lib/config.ts']],
+  ['config', ['lib/config.ts', 'lib/process-settings.mjs']],
   ['log and errors', ['lib/log.ts', 'lib/errors.ts']],
   ['db and storage', ['lib/db/', 'lib/storage/']],
   ['event log', ['lib/events/']],
@@ -139,11 +140,64 @@ describe('dependencies point one way', () => {
     }
     expect(against).toEqual([]);
   });
+});
 
-  it('reads process.env only in lib/config.ts (and the scripts that start processes)', () => {
-    const readers = files.filter(
-      (f) => f.startsWith('lib/') && f !== 'lib/config.ts' && /process\.env\b/.test(readFileSync(path.join(ROOT, f), 'utf8')),
+/** The modules that read the app's own variables: config.ts's schema, and the settings it re-exports. */
+const CONFIG_READERS = ['lib/config.ts', 'lib/process-settings.mjs'];
+
+/** Variables another tool reads, each touched by one module of ours for the reason given. */
+const OTHER_TOOLS: Record<string, [file: string, why: string]> = {
+  NEXT_RUNTIME: ['instrumentation.ts', 'Next sets it per runtime and compiles the check away: read as written, before any import'],
+  UV_THREADPOOL_SIZE: ['scripts/threadpool.mjs', "libuv's: given a default before anything can start the thread pool"],
+  AUTH_TRUST_HOST: ['scripts/serve.mjs', "next-auth's: the server trusts the request's host unless the operator says otherwise"],
+  PRISMA_SCHEMA_ENGINE_BINARY: ['scripts/generate-client.mjs', "Prisma's CLI: pointed at node unless set"],
+};
+// Variables only handed to a child process (`{ ...process.env, NAME: … }`) are not read here:
+// NEXT_TELEMETRY_DISABLED (Next's build and server, scripts/build.mjs and start.mjs),
+// REDOCLY_TELEMETRY and REDOCLY_SUPPRESS_UPDATE_NOTICE (scripts/lint-openapi.ts).
+
+const code = (file: string): string =>
+  text(file)
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+
+/** The variables a module reads by name, and whether it reads the environment whole. */
+function envReads(file: string): { names: string[]; whole: boolean } {
+  const source = code(file);
+  const names = [...source.matchAll(/process\.env(?:\.([A-Za-z_]\w*)|\[\s*['"]([^'"]+)['"]\s*\])/g)].map((m) => m[1] ?? m[2]);
+  // Anything else but handing the whole environment on to a child (`...process.env`).
+  const whole = [...source.matchAll(/(\.\.\.\s*)?process\.env\b(?!\s*(?:\.[A-Za-z_]|\[\s*['"]))/g)].some((m) => !m[1]);
+  return { names: [...new Set(file === 'lib/config.ts' ? [...names, ...CONFIG_VARIABLES] : names)], whole };
+}
+
+describe('one reader per environment variable', () => {
+  const files = [...allSources().filter((f) => !isTestCode(f)), 'next.config.js', 'prisma.config.ts'];
+  const readers = new Map<string, string[]>();
+  const whole: string[] = [];
+  for (const file of files) {
+    const r = envReads(file);
+    for (const name of r.names) readers.set(name, [...(readers.get(name) ?? []), file]);
+    if (r.whole) whole.push(file);
+  }
+
+  it('reads the whole environment only in lib/config.ts (its schema)', () => {
+    expect(whole).toEqual(['lib/config.ts']);
+  });
+
+  it('reads each variable in one module', () => {
+    expect([...readers].filter(([, by]) => by.length > 1)).toEqual([]);
+    // the reads are seen: the server's settings, config's schema, a switch of config.ts's own
+    expect(readers.get('PORT')).toEqual(['lib/process-settings.mjs']);
+    expect(readers.get('DATABASE_URL')).toEqual(['lib/config.ts']);
+    expect(readers.get('SILO_READ_CACHE')).toEqual(['lib/config.ts']);
+  });
+
+  it("reads the app's variables through lib/config.ts, scripts included; another tool's only where listed", () => {
+    const against = [...readers].flatMap(([name, by]) =>
+      by.filter((f) => !CONFIG_READERS.includes(f) && OTHER_TOOLS[name]?.[0] !== f).map((f) => `${f} reads ${name}`),
     );
-    expect(readers).toEqual([]);
+    expect(against).toEqual([]);
+    const unused = Object.entries(OTHER_TOOLS).filter(([name, [file]]) => !readers.get(name)?.includes(file));
+    expect(unused).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import { autovacuumCoversWebhooks } from './webhooks/autovacuum';
 import { startWebhooks } from './webhooks/engine';
 import { pinnedTsaCert } from './events/timestamp';
 import { auditKey } from './events/signing-key';
-import { config, processSettings, type Config } from './config';
+import { config, type Config } from './config';
 import { database, type Database } from './db/client';
 import { failureLevel } from './db/db-errors';
 import { singleRoleWarning } from './db/runtime-grants';
@@ -70,10 +70,10 @@ async function announce() {
   await store.check();
   // Made before the first request can place a blob: every blob placed from now on is the sweep's.
   const horizon = await sweepHorizon(db.prisma);
-  const port = processSettings.port();
+  const port = c.PORT;
   const base = (c.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   // scripts/serve.mjs listens on HOSTNAME, else on every interface.
-  const host = processSettings.hostname() || '0.0.0.0';
+  const host = c.HOSTNAME ?? '0.0.0.0';
   const listening = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const files = c.STORAGE === 's3' ? `s3://${c.S3_BUCKET}` : c.storageDir;
   log.info(

@@ -8,11 +8,7 @@
 // database's thread gets it too. V8 reads it at every full collection, so setting it here, after
 // start-up, takes effect from the next one.
 import v8 from 'node:v8';
+import { processSettingsOrExit } from '../lib/process-settings.mjs';
 
-const raw = process.env.SILO_HEAP_GROWTH_PERCENT || '30'; // empty: unset
-const percent = Number(raw);
-if (!Number.isInteger(percent) || percent < 0 || percent > 1000) {
-  console.error(`Silo cannot start: SILO_HEAP_GROWTH_PERCENT must be an integer from 0 to 1000 (0: V8's own), not ${JSON.stringify(raw)}`);
-  process.exit(1);
-}
+const percent = processSettingsOrExit().SILO_HEAP_GROWTH_PERCENT;
 if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);

@@ -27,5 +27,5 @@ it.each([undefined, '', '0', '30', '1000'])('starts with SILO_HEAP_GROWTH_PERCEN
 it.each(['-1', '1001', '2.5', 'abc', ' 5x'])('refuses SILO_HEAP_GROWTH_PERCENT=%j with one line', async (value) => {
   const r = await load(value);
   expect(r.code).toBe(1);
-  expect(r.out).toMatch(/^Silo cannot start: SILO_HEAP_GROWTH_PERCENT must be an integer from 0 to 1000/);
+  expect(r.out).toMatch(/^Silo cannot start: Invalid configuration: SILO_HEAP_GROWTH_PERCENT: must be an integer from 0 to 1000/);
 });

@@ -7,71 +7,40 @@
 // the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten), gives every
 // request its id before the app sees it, writes one JSON access-log line per request, and on
 // SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS.
+import './env-files.mjs';
 import './threadpool.mjs';
 import './heap-growth.mjs';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import pino from 'pino';
+import { inAddressList, parseAddressList } from '../lib/address-list.mjs';
 import { endRefused } from '../lib/http/refused-body.mjs';
+import { processSettingsOrExit } from '../lib/process-settings.mjs';
 import { requestEnded, requestStarted } from '../lib/request-load.mjs';
 import { readRouteTable, routeMatcher } from './route-table.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOSTNAME || undefined;
+// Parsed as lib/config.ts parses them (lib/process-settings.mjs); a bad one stops the start here.
+const settings = processSettingsOrExit();
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-// lib/config.ts validates UPLOAD_IDLE_TIMEOUT_SECONDS at start-up; this only needs its value.
-const IDLE_MS = (Number(process.env.UPLOAD_IDLE_TIMEOUT_SECONDS) > 0 ? Number(process.env.UPLOAD_IDLE_TIMEOUT_SECONDS) : 60) * 1000;
+const IDLE_MS = settings.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000;
 // Upload routes end a silent body themselves after IDLE_MS (408 upload_idle, lib/http/idle-body.ts);
 // this is the backstop for every other body, e.g. a JSON request whose body never comes.
 const BODY_IDLE_MS = Math.max(2 * IDLE_MS, IDLE_MS + 10_000);
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const TRUSTED = trustedProxies(process.env.TRUSTED_PROXIES ?? '');
-const GRACE_MS = 1000 * Number(process.env.SHUTDOWN_GRACE_SECONDS ?? 25);
+// Only these peers' X-Forwarded-Host/-Proto reach the app.
+const TRUSTED = parseAddressList(settings.TRUSTED_PROXIES);
+const GRACE_MS = 1000 * settings.SHUTDOWN_GRACE_SECONDS;
 // The same shape as lib/log.ts writes from inside the app.
 const log = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
+  level: settings.LOG_LEVEL,
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
 });
-
-/**
- * TRUSTED_PROXIES as lib/address-list.ts reads it (lib/config.ts refuses a bad list at start-up;
- * here a bad item is only skipped). Only these peers' X-Forwarded-Host/-Proto reach the app.
- */
-function trustedProxies(list) {
-  const block = new net.BlockList();
-  for (const item of list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const [raw, bits] = item.split('/');
-    const addr = unmapped(raw);
-    const type = net.isIPv4(addr) ? 'ipv4' : net.isIPv6(addr) ? 'ipv6' : undefined;
-    if (!type) continue;
-    if (bits === undefined) block.addAddress(addr, type);
-    else if (/^\d{1,3}$/.test(bits)) block.addSubnet(addr, Number(bits), type);
-  }
-  return block;
-}
-
-function unmapped(a) {
-  return a
-    .trim()
-    .toLowerCase()
-    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
-}
-
-function fromTrustedProxy(peer) {
-  const a = unmapped(peer);
-  const family = net.isIP(a);
-  return family !== 0 && TRUSTED.check(a, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 /** The contract's error body (lib/errors.ts has the same shape for everything the app answers). */
 function errorBody(code, key, message) {
@@ -148,7 +117,7 @@ function malformedPath(pathname) {
 // it warns at the first sign-in and answers with http://localhost:3000. This server answers any
 // host (behind a proxy, on several names), so it trusts the request unless the operator pins one.
 process.env.AUTH_TRUST_HOST ??= 'true';
-const app = next({ dev: false, dir: ROOT, hostname: hostname ?? 'localhost', port });
+const app = next({ dev: false, dir: ROOT, hostname: settings.HOSTNAME ?? 'localhost', port: settings.PORT });
 await app.prepare();
 const handle = app.getRequestHandler();
 const routeOf = routeMatcher(await readRouteTable(ROOT));
@@ -165,7 +134,7 @@ const server = http.createServer(
     // Anyone can write these; from anyone but a trusted proxy they would make the origin next-auth
     // builds its urls on (AUTH_TRUST_HOST, below) the client's choice. Next fills them in from Host.
     // lib/http/request-origin.ts checks the peer again (and validates) for the API's own urls.
-    if (!fromTrustedProxy(req.headers['x-silo-peer'])) {
+    if (!inAddressList(TRUSTED, req.headers['x-silo-peer'])) {
       delete req.headers['x-forwarded-host'];
       delete req.headers['x-forwarded-proto'];
     }
@@ -218,7 +187,7 @@ const server = http.createServer(
 );
 server.keepAliveTimeout = 65_000;
 server.on('clientError', onClientError);
-server.listen(port, hostname, () => {
+server.listen(settings.PORT, settings.HOSTNAME, () => {
   // lib/startup.ts prints the URL once the database is ready.
 });
 // Stop accepting, let requests in flight finish for the grace period, then close what is left

@@ -1,7 +1,7 @@
 // The client address behind rate limits: the peer our server recorded, and X-Forwarded-For only
 // from TRUSTED_PROXIES (the right-most hop that is not a trusted proxy).
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseAddressList } from '../address-list';
+import { parseAddressList } from '../address-list.mjs';
 import { config, resetConfig } from '../config';
 import { clientAddress } from './client-address';
 

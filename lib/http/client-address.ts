@@ -1,8 +1,8 @@
 // The address a request comes from, for rate limits. The TCP peer is what our server
 // (scripts/serve.mjs) wrote into X-Silo-Peer, overwriting whatever a client sent; X-Forwarded-For
 // counts only when that peer is one of TRUSTED_PROXIES, since anyone else can write anything there.
-import net from 'node:net';
-import { normalizeAddress, parseAddressList } from '../address-list';
+import type net from 'node:net';
+import { inAddressList, normalizeAddress, parseAddressList } from '../address-list.mjs';
 import { config } from '../config';
 
 const g = globalThis as unknown as { __siloTrusted?: { list: string; block: net.BlockList } };
@@ -11,8 +11,7 @@ function trusted(address: string): boolean {
   const list = config().TRUSTED_PROXIES;
   if (!list) return false;
   if (g.__siloTrusted?.list !== list) g.__siloTrusted = { list, block: parseAddressList(list) };
-  const family = net.isIP(address);
-  return family !== 0 && g.__siloTrusted.block.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return inAddressList(g.__siloTrusted.block, address);
 }
 
 /** Is the TCP peer one of TRUSTED_PROXIES, whose X-Forwarded-* headers count? */
