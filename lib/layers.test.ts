@@ -19,7 +19,6 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
       'lib/address-list.mjs',
       'lib/must.ts',
       'lib/coalesced.ts',
-      'lib/sized-lru.ts',
       'lib/owned-buffer.ts',
       'lib/secret-file.ts',
       'lib/kept-setup-token.ts',

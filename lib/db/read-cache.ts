@@ -17,8 +17,8 @@
 // key or entry lookup alone; a revocation anywhere is seen by the next request everywhere. The
 // request's later reads use that answer (every commit before the request began is in it) until the
 // request itself writes: its next read asks again, so it sees its own writes.
+import { LRUCache } from 'lru-cache';
 import { coalesced } from '../coalesced';
-import { SizedLru } from '../sized-lru';
 
 /** What a statement writes: a set of tables, or (a delete, a script, anything unrecognized) all of them. */
 export type Written = ReadonlySet<string> | 'all';
@@ -52,15 +52,17 @@ interface Held<V> {
   /** what the value was loaded under: the generations of the tables it read */
   seen: V;
   value: Promise<unknown>;
+  /** its JSON's length once loaded; 1 while it loads */
+  bytes: number;
 }
 
 /**
- * Values by key in a SizedLru: a load is kept at size 0 while it runs, set again with its JSON's
+ * Values by key in an LRU cache: a load is kept at size 1 while it runs, set again with its JSON's
  * length once it settles (a value over a sixteenth of the budget is served to its readers but not
  * kept), and forgotten if it fails.
  */
 function heldValues<V>(limits: ReadCacheLimits) {
-  const held = new SizedLru<Held<V>>(limits.bytes, limits.entries);
+  const held = new LRUCache<string, Held<V>>({ maxSize: limits.bytes, max: limits.entries, sizeCalculation: (h) => h.bytes });
   return {
     /** the entry for `key` if `valid` says it may be served (and then the most recently used) */
     get(key: string, valid: (seen: V) => boolean): Held<V> | undefined {
@@ -69,14 +71,15 @@ function heldValues<V>(limits: ReadCacheLimits) {
     },
     /** Keeps `load`'s value under `seen` once it settles; a failed load is forgotten. */
     put<T>(key: string, seen: V, load: Promise<T>): Held<V> {
-      const entry: Held<V> = { seen, value: load.then(deepFreeze) };
-      held.set(key, entry, 0);
+      const entry: Held<V> = { seen, value: load.then(deepFreeze), bytes: 1 };
+      held.set(key, entry);
       entry.value.then(
         (value) => {
           if (held.peek(key) !== entry) return;
           const bytes = sizeOf(value);
           if (bytes > limits.bytes / 16) held.delete(key);
-          else held.set(key, entry, bytes);
+          // a new object: lru-cache sizes a key again only when its value changes
+          else held.set(key, { ...entry, bytes: Math.max(1, bytes) });
         },
         () => held.peek(key) === entry && held.delete(key),
       );

@@ -15,12 +15,12 @@
 // Inside a transaction (a hash's lock held, blobs.ts) the database must be asked through that
 // transaction: the embedded database has one connection, and a query beside an open transaction
 // waits for it to end. storeIn(store, tx) gives that view.
+import { LRUCache } from 'lru-cache';
 import { Readable } from 'node:stream';
 import { SMALL_BLOB_CEILING } from '../config';
 import type { Tx } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { owned } from '../owned-buffer';
-import { SizedLru } from '../sized-lru';
 import {
   assertHash,
   type BlobInfo,
@@ -45,10 +45,14 @@ export interface DatabaseStoreOptions {
  * blob's may linger in another process, and no stored file refers to it to be read through.
  * Existence and sizes are never answered from it.
  */
-const g = globalThis as unknown as { __siloSmallBlobs?: SizedLru<Buffer> };
-const cache = () => (g.__siloSmallBlobs ??= new SizedLru<Buffer>(32 * 1024 * 1024));
+const g = globalThis as unknown as { __siloSmallBlobs?: LRUCache<string, Buffer> };
 /** A cached blob's own cost beside its bytes: its Buffer, its memory's bookkeeping, the cache's entry. */
 const CACHED_OBJECT_BYTES = 256;
+const cache = () =>
+  (g.__siloSmallBlobs ??= new LRUCache<string, Buffer>({
+    maxSize: 32 * 1024 * 1024,
+    sizeCalculation: (bytes) => bytes.length + CACHED_OBJECT_BYTES,
+  }));
 
 /** Forgets this process's cached bytes of a freed blob. */
 export const forgetBytes = (hash: string) => cache().delete(hash);
@@ -147,7 +151,7 @@ export class DatabaseStore implements BlobStore {
     if (!rows.length) return undefined;
     // Kept: in memory of its own, not a slice of Node's buffer pool (owned-buffer.ts).
     const bytes = owned(Buffer.from(rows[0].data, 'base64'));
-    if (useCache) cache().set(hash, bytes, bytes.length + CACHED_OBJECT_BYTES);
+    if (useCache) cache().set(hash, bytes);
     return bytes;
   }
 

@@ -9,11 +9,11 @@
 // else (another instance's versions, a deleted or edited version) reads what changed, in one
 // statement with the slot's seq and rev. An answer is the history as it was when its version was
 // made, or as it is when read: never a mix of the two.
+import { LRUCache } from 'lru-cache';
 import type { Tx } from '../../db/client';
 import { queryDirect } from '../../db/direct-query';
 import { Prisma } from '../../db/generated/client';
 import { ownedConcat } from '../../owned-buffer';
-import { SizedLru } from '../../sized-lru';
 import type { PreviousVersion } from './list-previous-versions';
 import { presentPrevious } from './present-file';
 
@@ -55,7 +55,7 @@ const BLOCK_BYTES = 32 * 1024;
 
 export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories {
   // A history kept again (grown, or read anew) becomes the most recently used.
-  const histories = new SizedLru<History>(maxBytes);
+  const histories = new LRUCache<string, History>({ maxSize: maxBytes, sizeCalculation: (h) => Math.max(1, h.bytes) });
 
   function keep(slotId: string, h: History) {
     const old = histories.peek(slotId);
@@ -63,7 +63,7 @@ export function createSlotHistories(maxBytes = 32 * 1024 * 1024): SlotHistories 
     if (old && (old.rev > h.rev || (old.rev === h.rev && old.seq > h.seq))) return;
     histories.delete(slotId);
     if (h.bytes > maxBytes / 4) return; // one history alone may not crowd out the rest
-    histories.set(slotId, h, h.bytes);
+    histories.set(slotId, h);
   }
 
   return {
