@@ -1,8 +1,8 @@
 // The console's session: a next-auth JWT in a cookie, turned into a user Principal.
+import { parse as parseCookies } from 'cookie';
 import { getToken } from 'next-auth/jwt';
 import type { Db } from '../db/client';
 import { userActor, type Principal } from '../access/principal';
-import { parseCookies } from './cookies';
 import { sessionSecret } from './session-secret';
 
 /** The signed-in user of a request, or undefined. User and memberships are read afresh on every call. */

@@ -2,6 +2,7 @@
 // signed in to an account carries proof of it, so a stranger's failed guesses, which lock the
 // account for unknown browsers, never lock out its owner's own browser.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse, serialize } from 'cookie';
 import { sessionSecret } from '@/lib/http/session-secret';
 
 export const DEVICE_COOKIE = 'silo-device';
@@ -26,13 +27,8 @@ export async function knownDevice(cookieValue: string | undefined, email: string
 export async function deviceCookie(email: string, secure: boolean): Promise<string> {
   const nonce = randomBytes(16).toString('base64url');
   const value = `${nonce}.${await mac(email, nonce)}`;
-  return `${DEVICE_COOKIE}=${value}; Path=/api/auth; Max-Age=${MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return serialize(DEVICE_COOKIE, value, { path: '/api/auth', maxAge: MAX_AGE, httpOnly: true, sameSite: 'lax', secure });
 }
 
-export function cookieValue(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
+/** The value of the cookie `name` in a Cookie header (the first, if sent twice). */
+export const cookieValue = (header: string | null, name: string): string | undefined => parse(header ?? '')[name];
