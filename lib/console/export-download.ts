@@ -2,6 +2,7 @@
 // X-Silo-Owner, counted against its Content-Length for the progress shown, and handed to the
 // browser as a file. The bytes are gathered into Blobs of 64 MiB (the browser keeps a large Blob's
 // data in its own storage, on disk when it must), so the page's memory does not grow with the export.
+import { parse as parseContentDisposition } from 'content-disposition';
 import { ApiFailure, failure } from './api';
 
 export const exportPath = (from: string, to: string) => `/silo/v1/export?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
@@ -39,7 +40,7 @@ export async function downloadExport(o: {
     throw failure(res.status, body);
   }
   const total = Number(res.headers.get('content-length') ?? 0);
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'silo-export.zip';
+  const name = parseContentDisposition(res.headers.get('content-disposition') ?? '').parameters.filename || 'silo-export.zip';
   const parts: Blob[] = [];
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;

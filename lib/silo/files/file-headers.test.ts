@@ -81,6 +81,17 @@ describe('parseRange', () => {
     expect(parseRange('bytes=-10', 100)).toEqual({ kind: 'partial', range: { start: 90, end: 99 } });
     expect(parseRange('bytes=95-200', 100)).toEqual({ kind: 'partial', range: { start: 95, end: 99 } });
   });
+  it('gives the whole file for a suffix longer than it (RFC 9110 §14.1.3), as a range', () => {
+    expect(parseRange('bytes=-200', 100)).toEqual({ kind: 'partial', range: { start: 0, end: 99 } });
+    expect(parseRange('bytes=-1', 0)).toEqual({ kind: 'unsatisfiable' });
+  });
+  it('answers a multi-range request whole, even when only one of its ranges is satisfiable', () => {
+    expect(parseRange('bytes=0-1,200-300', 100)).toEqual({ kind: 'full' });
+    expect(parseRange('bytes=200-300,400-500', 100)).toEqual({ kind: 'full' });
+  });
+  it('ignores an invalid range (last before first) rather than refusing it', () => {
+    expect(parseRange('bytes=5-1', 100)).toEqual({ kind: 'full' });
+  });
   it('refuses ranges past the end and serves the rest whole', () => {
     expect(parseRange('bytes=100-', 100)).toEqual({ kind: 'unsatisfiable' });
     expect(parseRange('bytes=-0', 100)).toEqual({ kind: 'unsatisfiable' });
