@@ -100,9 +100,11 @@ describe('the docs point at what exists', () => {
     const readme = read('README.md');
     const names = new Set<string>();
     for (const m of read('lib/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)) names.add(m[1]);
-    const code = ['lib/config.ts', 'lib/process-settings.mjs', ...readdirSync(path.join(ROOT, 'scripts')).map((f) => `scripts/${f}`)].filter(
-      (f) => /\.(ts|mjs)$/.test(f) && !f.endsWith('.test.ts') && !f.endsWith('.d.mts'),
-    );
+    const code = [
+      'lib/config.ts',
+      'lib/process-settings.mjs',
+      ...readdirSync(path.join(ROOT, 'scripts')).map((f) => `scripts/${f}`),
+    ].filter((f) => /\.(ts|mjs)$/.test(f) && !f.endsWith('.test.ts') && !f.endsWith('.d.mts'));
     for (const f of code) for (const m of read(f).matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]);
     expect(names.size).toBeGreaterThan(30);
     expect([...names].filter((n) => !readme.includes(`\`${n}\``)).sort()).toEqual([]);
