@@ -185,15 +185,20 @@ test.describe('resume', () => {
     const bytes = randomBytes(3 * 1024 * 1024);
     const p = await placeholder(request, liveKey, entry.id, bytes);
     const url = p.url.replace(/^http:\/\/[^/]+/, server.url);
-    // send the first MiB, then hang up mid-body
+    // send the first MiB, then hang up mid-body once the server holds it
     const controller = new AbortController();
+    const held = async () => Number((await request.head(p.url)).headers()['upload-offset']);
     let pushed = 0;
     const body = new Readable({
       read() {
-        if (pushed === 0) {
-          pushed = 1;
-          this.push(bytes.subarray(0, 1024 * 1024));
-        } else setTimeout(() => controller.abort(), 300);
+        if (pushed++ === 0) this.push(bytes.subarray(0, 1024 * 1024));
+        else {
+          const hangUp = () => controller.abort();
+          void expect
+            .poll(held)
+            .toBe(1024 * 1024)
+            .then(hangUp, hangUp);
+        }
       },
     });
     await fetch(url, {
@@ -203,11 +208,7 @@ test.describe('resume', () => {
       duplex: 'half',
       signal: controller.signal,
     } as RequestInit).catch(() => undefined);
-    let offset = 0;
-    for (let tries = 0; tries < 50 && offset === 0; tries++) {
-      await new Promise((r) => setTimeout(r, 100));
-      offset = Number((await request.head(p.url)).headers()['upload-offset']);
-    }
+    const offset = await held();
     expect(offset).toBe(1024 * 1024);
     const head = await request.head(p.url);
     expect(head.headers()['upload-length']).toBe(String(bytes.length));

@@ -57,7 +57,15 @@ async function kept(request: APIRequestContext, key: string, kind: Kind) {
   return { entryId: entry.id, fileId: file.id as string };
 }
 
-const waitExpired = () => new Promise((r) => setTimeout(r, EXPIRES_MS + 200));
+/** Until the server lists each of `targets` (entries in `key`'s workspace) as past its retention. */
+async function untilExpired(request: APIRequestContext, key: string, targets: { entryId: string }[]) {
+  const listed = async () => {
+    const res = await request.get('/silo/v1/entries?retention=expired', { headers: bearer(key) });
+    return ((await res.json()).list as { id: string }[]).map((e) => e.id);
+  };
+  await expect.poll(listed, { timeout: EXPIRES_MS + 15_000 }).toEqual(expect.arrayContaining(targets.map((t) => t.entryId)));
+}
+const expiredOf = (cells: { kind: Kind; target: { entryId: string } }[]) => cells.filter((c) => c.kind === 'expired').map((c) => c.target);
 const refusal = (kind: Kind) => (kind === 'hold' ? 'legal_hold' : 'retained');
 
 /** Deletes the version, then the entry, as `send` does; both as `kind` and `override` say. */
@@ -104,7 +112,7 @@ test('members and keys: workspace key, enrollment token, console member — refu
   const cells = [];
   for (const who of Object.keys(callers) as (keyof typeof callers)[])
     for (const kind of KINDS) cells.push({ who, kind, target: await kept(request, key, kind) });
-  await waitExpired();
+  await untilExpired(request, key, expiredOf(cells));
   for (const { who, kind, target } of cells) {
     // the header first: refused before anything is read, the version stays
     for (const url of [`/silo/v1/entries/${target.entryId}/files/${target.fileId}`, `/silo/v1/entries/${target.entryId}`])
@@ -138,7 +146,7 @@ test('administrators: a console administrator and the admin key override governa
   for (const who of Object.keys(callers) as (keyof typeof callers)[])
     for (const kind of KINDS) cells.push({ who, kind, target: await kept(request, key, kind) });
   const adminKeyAlone = await kept(request, key, 'expired');
-  await waitExpired();
+  await untilExpired(request, key, [...expiredOf(cells), adminKeyAlone]);
   for (const { who, kind, target } of cells) await deletesAnswer(callers[who], target, kind, who !== 'adminNoHeader');
   await ui.dispose();
   // the admin key without the header reaches no workspace's data, even what any key could delete
@@ -182,13 +190,15 @@ test('workspace: only administrators delete one; governance yields to the header
   const ui = await signIn(playwright, server.url, boss.email, boss.password);
   const asBoss = { Origin: server.url };
   const made: { kind: Kind; owner: Awaited<ReturnType<typeof newOwner>>; by: 'console' | 'adminKey' }[] = [];
+  const expired: { key: string; target: { entryId: string } }[] = [];
   for (const kind of KINDS)
     for (const by of ['console', 'adminKey'] as const) {
       const owner = await newOwner(`${kind} ${by}`);
-      await kept(request, owner.liveKey, kind);
+      const target = await kept(request, owner.liveKey, kind);
       made.push({ kind, owner, by });
+      if (kind === 'expired') expired.push({ key: owner.liveKey, target });
     }
-  await waitExpired();
+  for (const { key, target } of expired) await untilExpired(request, key, [target]);
   for (const { kind, owner, by } of made) {
     const url = `/admin/v1/owners/${owner.id}`;
     const token = await enrollmentToken(admin, request, owner.id);

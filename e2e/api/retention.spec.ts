@@ -153,8 +153,7 @@ test('?retention=expired lists what may now be deleted; nothing is deleted by it
   const expired = async () => (await (await request.get('/silo/v1/entries?retention=expired', { headers: key })).json()).list;
   expect(await expired()).toEqual([]);
   await expectError(await request.delete(`/silo/v1/entries/${entry.id}/files/${f.id}`, { headers: key }), 409, 'retained');
-  await new Promise((r) => setTimeout(r, 1600));
-  expect((await expired()).map((e: { id: string }) => e.id)).toEqual([entry.id]);
+  await expect.poll(async () => (await expired()).map((e: { id: string }) => e.id)).toEqual([entry.id]);
   await expectError(await request.get('/silo/v1/entries?retention=soon', { headers: key }), 422);
   expect((await request.delete(`/silo/v1/entries/${entry.id}/files/${f.id}`, { headers: key })).status()).toBe(204);
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { bearer, expect, test } from '../fixtures';
 import { type SiloServer, startServer } from '../fixtures/server';
 import { sha256 } from './helpers';
+import { heldCopies } from './raw-http';
 
 function put(url: string, total: number, headers: Record<string, string> = {}) {
   const req = http.request(url, { method: 'PUT', headers: { 'Content-Length': String(total), ...headers } });
@@ -51,6 +52,13 @@ async function uploadTarget(s: SiloServer) {
   return { placeholder, local };
 }
 
+/** Until the server is receiving each of the uploads `ids` (their held copies exist). */
+const receiving = (s: SiloServer, ...ids: string[]) => expect.poll(() => heldCopies(s.storageDir)).toEqual(expect.arrayContaining(ids));
+
+/** Until the server has logged `line` (its JSON log's "msg") `times` times. */
+const logged = (s: SiloServer, line: string, times = 1) =>
+  expect.poll(() => s.output().split(`"msg":"${line}"`).length - 1).toBeGreaterThanOrEqual(times);
+
 /** Whether every process of the group `pgid` is gone. */
 function groupGone(pgid: number): boolean {
   try {
@@ -77,27 +85,16 @@ test.describe('SIGTERM drains', () => {
       first.req.write(quick.subarray(0, 1024));
       const second = put(local(sl.url), slow.length);
       second.req.write(slow.subarray(0, 100 * 1024));
-      await new Promise((r) => setTimeout(r, 500));
+      await receiving(s, q.id, sl.id);
       process.kill(-s.pid, 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
+      await logged(s, 'shutting down');
       first.req.end(quick.subarray(1024));
       expect(await first.answered).toBe(200);
       // New connections are refused while draining.
       await expect(fetch(`${s.url}/utils/v1/ping`)).rejects.toThrow();
       expect(await second.answered).not.toBe(200);
       // The process exits by itself once the grace is over.
-      const gone = async () => {
-        for (let i = 0; i < 100; i++) {
-          try {
-            process.kill(-s.pid, 0);
-          } catch {
-            return true;
-          }
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        return false;
-      };
-      expect(await gone()).toBe(true);
+      await expect.poll(() => groupGone(s.pid), { timeout: 10_000 }).toBe(true);
       expect(s.output()).toMatch(/"msg":"shutting down"/);
       // Back up: the second upload's bytes are held and it resumes.
       await s.restart();
@@ -132,10 +129,10 @@ test.describe('SIGTERM drains', () => {
       const file = await placeholder(bytes);
       const up = put(local(file.url), bytes.length);
       up.req.write(bytes.subarray(0, 64 * 1024));
-      await new Promise((r) => setTimeout(r, 500));
+      await receiving(s, file.id);
       const ended = s.exited();
       process.kill(-s.pid, 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 1000));
+      await logged(s, 'shutting down');
       // npm waits for the drain: it is still there while the upload is.
       expect(groupGone(s.pid)).toBe(false);
       up.req.end(bytes.subarray(64 * 1024));
@@ -156,18 +153,20 @@ test.describe('SIGTERM drains', () => {
   // cut the drain short (before, the second SIGTERM killed it at once).
   test('a second SIGTERM during the drain changes nothing: the upload in flight is still answered, exit 0', async ({ database }) => {
     test.setTimeout(120_000);
-    const s = await startServer({ database, env: { SHUTDOWN_GRACE_SECONDS: '20' } });
+    // debug: the repeated signal's line shows it was had
+    const s = await startServer({ database, env: { SHUTDOWN_GRACE_SECONDS: '20', LOG_LEVEL: 'debug' } });
     try {
       const { placeholder, local } = await uploadTarget(s);
       const bytes = randomBytes(256 * 1024);
-      const up = put(local((await placeholder(bytes)).url), bytes.length);
+      const file = await placeholder(bytes);
+      const up = put(local(file.url), bytes.length);
       up.req.write(bytes.subarray(0, 1024));
-      await new Promise((r) => setTimeout(r, 500));
+      await receiving(s, file.id);
       const ended = s.exited();
       process.kill(-s.pid, 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
+      await logged(s, 'shutting down');
       process.kill(-s.pid, 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
+      await logged(s, 'already shutting down');
       up.req.end(bytes.subarray(1024));
       expect(await up.answered).toBe(200);
       expect(await ended).toEqual({ code: 0, signal: null });

@@ -5,6 +5,7 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import pg from 'pg';
 import { bearer } from '../fixtures';
 import { startS3, type LocalS3 } from '../fixtures/s3';
 import { createDatabase, setupLinkIn, startServer, type SiloServer } from '../fixtures/server';
@@ -115,6 +116,19 @@ async function heldOffset(api: APIRequestContext, url: string, atLeast: number, 
   return offset;
 }
 
+/** Until an instance holds the upload lease of `fileId` in `s`'s database: it is receiving the bytes. */
+async function untilLeased(s: SiloServer, fileId: string) {
+  const c = new pg.Client({ connectionString: s.env.DATABASE_URL });
+  await c.connect();
+  try {
+    const held = async () =>
+      (await c.query('SELECT count(*)::int AS n FROM upload_leases WHERE file_id = $1 AND expires_at > now()', [fileId])).rows[0].n;
+    await expect.poll(held).toBe(1);
+  } finally {
+    await c.end();
+  }
+}
+
 /**
  * What a client does to finish an upload: ask HEAD for the offset, send the rest; while the
  * instance that had it still lets go (409 upload_in_progress), try again shortly.
@@ -191,7 +205,7 @@ test('an upload broken off on A resumes on B: HEAD on B reports what A held', as
   const broken = stalledPut(via(p.url, pair.a), bytes.length - more, bytes.subarray(more, more + 1024 * 1024), {
     'Content-Range': `bytes ${more}-${bytes.length - 1}/${bytes.length}`,
   });
-  await new Promise((r) => setTimeout(r, 500));
+  await untilLeased(pair.a, p.id);
   broken.abort();
   await broken.answered;
   const offset = await heldOffset(B, via(p.url, pair.b), more);
@@ -275,8 +289,7 @@ test('two uploads racing to one placeholder through different instances: one win
     const p = await placeholder(A, key, entry.id, bytes);
     // The first holds the placeholder mid-body; the second, through B, must be refused.
     const first = stalledPut(via(p.url, pair.a), bytes.length, bytes.subarray(0, 1024 * 1024));
-    await heldOffset(A, via(p.url, pair.a), 0, 2_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await untilLeased(pair.a, p.id);
     const second = await B.put(via(p.url, pair.b), { data: randomBytes(bytes.length) });
     await expectError(second, 409, 'upload_in_progress');
     first.abort();

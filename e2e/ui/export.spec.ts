@@ -27,15 +27,19 @@ test('export a workspace for an auditor: period, progress, a verified ZIP', asyn
 
   await dialog.getByLabel('From').fill(today);
   await dialog.getByLabel('To').fill(today);
-  // Slow the answer so the progress can be seen.
+  // The answer held until the progress has been seen.
+  let answer!: () => void;
+  const seen = new Promise<void>((r) => (answer = r));
   await page.route('**/silo/v1/export?*', async (route) => {
     const res = await route.fetch();
-    await new Promise((r) => setTimeout(r, 300));
+    await seen;
     await route.fulfill({ response: res });
   });
   const download = page.waitForEvent('download');
   await dialog.getByRole('button', { name: 'Export' }).click();
-  await expect(dialog.getByRole('progressbar', { name: 'Export downloaded' }).or(dialog.getByRole('status'))).toBeVisible();
+  await expect(dialog.getByRole('progressbar', { name: 'Export downloaded' })).toBeVisible();
+  await expect(dialog).toContainText('Preparing the export…');
+  answer();
   const file = await download;
   expect(file.suggestedFilename()).toBe(`silo-export-${owner.id}-live-${today}-${today}.zip`);
   await expect(dialog.getByRole('status')).toContainText('Downloaded');

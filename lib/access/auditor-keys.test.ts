@@ -1,7 +1,7 @@
 // Auditors' keys on both databases: made with a secret shown once (only its hash kept) and a
 // record in the same transaction; listed without secrets; resolved to a read-only principal with
 // its period; revoked or expired, unknown (401); each use recorded.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_ACTOR } from '../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
 import { createTestOwner } from '../testing/owner';
@@ -128,17 +128,27 @@ describe.each(testDatabases())("auditors' keys on %s", (database) => {
   });
 
   it('expired, it is unknown (401), like a key that never was', async () => {
-    const db = w.db.prisma;
-    const owner = await createTestOwner(db, 'Expired');
-    const made = await createAuditorKey({
-      db,
-      target: { ownerId: owner.id, sandbox: false },
-      input: input({ expires_in: 1 }),
-      actor: TEST_ACTOR,
-    });
-    expect((await principalFromBearer(db, made.key)).kind).toBe('auditor');
-    await new Promise((r) => setTimeout(r, 1100));
-    await expect(principalFromBearer(db, made.key)).rejects.toMatchObject({ status: 401, key: 'unauthorized' });
-    await expect(principalFromBearer(db, `${made.key.slice(0, -1)}x`)).rejects.toMatchObject({ status: 401, key: 'unauthorized' });
+    // The clock moved by the test (Date only: the database's timers stay real).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const db = w.db.prisma;
+      const owner = await createTestOwner(db, 'Expired');
+      const made = await createAuditorKey({
+        db,
+        target: { ownerId: owner.id, sandbox: false },
+        input: input({ expires_in: 1 }),
+        actor: TEST_ACTOR,
+      });
+      const expiresAt = Date.parse(made.expires_at);
+      expect(expiresAt - Date.now()).toBe(1000);
+      expect((await principalFromBearer(db, made.key)).kind).toBe('auditor');
+      vi.setSystemTime(expiresAt - 1);
+      expect((await principalFromBearer(db, made.key)).kind).toBe('auditor');
+      vi.setSystemTime(expiresAt);
+      await expect(principalFromBearer(db, made.key)).rejects.toMatchObject({ status: 401, key: 'unauthorized' });
+      await expect(principalFromBearer(db, `${made.key.slice(0, -1)}x`)).rejects.toMatchObject({ status: 401, key: 'unauthorized' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

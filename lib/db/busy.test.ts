@@ -2,7 +2,7 @@
 // Retry-After, not 500, and the refused write leaves nothing behind; once a connection is free the
 // same calls succeed. Every connection is held by a transaction that waits on the test, so the
 // statement after them can only wait (the embedded database has one connection, PostgreSQL ten).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOwner } from '../access/create-owner';
 import { toApiError } from '../http/to-api-error';
 import { createEntry } from '../silo/create-entry';
@@ -52,7 +52,7 @@ describe.each(testDatabases())('on %s, every connection held', (kind) => {
         { timeout: 20_000, maxWait: 20_000 },
       ),
     );
-    while (started < holders) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(started).toBe(holders));
 
     const input = { key: 'refused', folder: 'f', name: 'n', meta: {} };
     const t0 = Date.now();

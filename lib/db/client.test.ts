@@ -1,6 +1,7 @@
 // The PostgreSQL pool survives the server ending its idle connections (a restart, a failover).
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { loggedSoFar } from '../testing/log-capture';
 import { testWorld } from '../testing/database';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool', () => {
@@ -14,7 +15,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool', () => {
       const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
       await admin.end();
       expect(killed.rowCount).toBeGreaterThan(0);
-      await new Promise((r) => setTimeout(r, 200));
+      // until the pool has had the end of an idle connection (its warning): the process goes on
+      await vi.waitFor(() => expect(loggedSoFar().map((l) => l.msg)).toContain('an idle PostgreSQL connection was closed'));
       expect(await w.db.prisma.$queryRaw<{ one: number }[]>`SELECT 1::int AS one`).toEqual([{ one: 1 }]);
     } finally {
       await w.close();

@@ -12,8 +12,13 @@ describe('runExclusively', () => {
   it('runs a job once while another holds it, and again after it ends', async () => {
     const db = w.db.prisma;
     let release!: () => void;
-    const first = runExclusively(db, 'sweep', 60_000, () => new Promise<void>((r) => (release = r)));
-    await new Promise((r) => setTimeout(r, 50));
+    let running!: () => void;
+    const holding = new Promise<void>((r) => (running = r));
+    const first = runExclusively(db, 'sweep', 60_000, () => {
+      running();
+      return new Promise<void>((r) => (release = r));
+    });
+    await holding;
     let ran = false;
     expect(
       await runExclusively(db, 'sweep', 60_000, async () => {

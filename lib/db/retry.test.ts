@@ -73,11 +73,17 @@ describe.each(testDatabases())('a real deadlock on %s', (database) => {
       const b = randomUUID();
       await w.db.prisma.$executeRaw`INSERT INTO owners (id, name) VALUES (${a}::uuid, 'A'), (${b}::uuid, 'B')`;
       let runs = 0;
+      // Each first run takes its first row, then waits until the other has taken its own: then
+      // each wants the row the other holds.
+      let locked = 0;
+      let bothLocked!: () => void;
+      const crossed = new Promise<void>((r) => (bothLocked = r));
       const both = (first: string, second: string, tag: string) =>
         w.db.prisma.$transaction(async (tx) => {
           runs++;
           await tx.$executeRaw`UPDATE owners SET name = name || ${tag} WHERE id = ${first}::uuid`;
-          await new Promise((r) => setTimeout(r, 200));
+          if (++locked === 2) bothLocked();
+          await crossed;
           await tx.$executeRaw`UPDATE owners SET name = name || ${tag} WHERE id = ${second}::uuid`;
         });
       // Without the retry one of the two fails with 40P01 (deadlock detected).

@@ -79,6 +79,9 @@ async function relay(target: { host: string; port: number }) {
   };
 }
 
+/** How long a statement waits for a connection of a busy pool (DATABASE_WAIT_SECONDS): far past the test's timeout. */
+const WAIT_MS = 3_600_000;
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL unreachable', () => {
   let w: TestWorld;
   let db: Database;
@@ -89,7 +92,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL unreachable', () => 
     link = await relay({ host: url.hostname, port: Number(url.port || 5432) });
     url.hostname = '127.0.0.1';
     url.port = String(link.port);
-    db = await openDatabase({ url: url.toString(), waitMs: 5_000 });
+    db = await openDatabase({ url: url.toString(), waitMs: WAIT_MS });
   });
   afterAll(async () => {
     await db?.close();
@@ -115,8 +118,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL unreachable', () => 
         (e: unknown) => e,
       );
       expect(err, n).toBeDefined();
-      // at once: not the 5 s a busy database is given
-      expect(Date.now() - t0, n).toBeLessThan(2_500);
+      // at once: not after the hour a busy database is given (the test's own timeout is far shorter)
+      expect(Date.now() - t0, n).toBeLessThan(WAIT_MS);
       expect(isDatabaseUnreachable(err), `${n}: ${String(err)}`).toBe(true);
       expect(isDatabaseBusy(err), n).toBe(false);
       const answer = toApiError(err, `req-${n}`);

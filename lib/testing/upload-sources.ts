@@ -1,23 +1,33 @@
 // Upload sources for tests of the upload lease: a source that pauses mid-upload, and a takeover
 // of a lease whose holder stalled.
+import { vi } from 'vitest';
 import type { Db } from '../db/client';
 
 /**
  * Runs `upload` as the taker of `fileId`'s lease, lapsed now as if its holder stalled: lapsed
  * again when the holder's renewal (every 2 s) slipped in between and the upload answered 409.
+ * Returns once the upload holds the lease (a later generation than the stalled holder's) or ended.
  */
 export async function takeOver<T>(db: Db, fileId: string, upload: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    await db.$executeRaw`UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${fileId}::uuid`;
+    const [stalled] = await db.$queryRaw<{ generation: bigint }[]>`
+      UPDATE upload_leases SET expires_at = now() - interval '1 second' WHERE file_id = ${fileId}::uuid RETURNING generation`;
     const got = upload();
-    const early = await Promise.race([
-      got.then(
-        () => undefined,
-        (err) => err,
-      ),
-      new Promise((r) => setTimeout(r, 100)),
-    ]);
-    if (early && (early as { key?: string }).key === 'upload_in_progress' && attempt < 5) continue;
+    const ended = got.then(
+      () => ({ err: undefined }),
+      (err: unknown) => ({ err }),
+    );
+    let outcome: { err: unknown } | undefined;
+    void ended.then((o) => (outcome = o));
+    await vi.waitFor(
+      async () => {
+        if (outcome) return;
+        const [now] = await db.$queryRaw<{ generation: bigint }[]>`SELECT generation FROM upload_leases WHERE file_id = ${fileId}::uuid`;
+        if (!(now && now.generation > (stalled?.generation ?? -1n))) throw new Error(`the upload has not taken the lease of ${fileId}`);
+      },
+      { timeout: 10_000, interval: 10 },
+    );
+    if ((outcome?.err as { key?: string } | undefined)?.key === 'upload_in_progress' && attempt < 5) continue;
     return got;
   }
 }

@@ -7,6 +7,8 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** not answered yet, nor given up by its sender: the attempt is still open */
+  open: boolean;
 }
 
 export interface Answer {
@@ -43,8 +45,9 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const got: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const got: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), open: true };
       received.push(got);
+      res.once('close', () => (got.open = false)); // answered, or the connection ended
       const a = r.answer(got, received.length);
       const send = () => {
         res.writeHead(a.status, a.headers);

@@ -28,15 +28,29 @@ describe('withinSignInLimits', () => {
   it('successes do not count; concurrent guesses stop at the limit', async () => {
     const email = `${randomUUID()}@example.com`;
     for (let i = 0; i < 3 * FAILURES_PER_ACCOUNT; i++) await withinSignInLimits({ email, address: '192.0.2.1' }, right);
+    // Each check (the slow password check) waits until all 40 guesses are in a check or refused:
+    // every one of them is in flight together.
+    const GUESSES = 40;
     let checked = 0;
+    let refused = 0;
+    let allIn!: () => void;
+    const together = new Promise<void>((r) => (allIn = r));
+    const arrived = () => checked + refused === GUESSES && allIn();
     const slow = async () => {
       checked += 1;
-      await new Promise((r) => setTimeout(r, 20));
+      arrived();
+      await together;
       return undefined;
     };
-    const results = await Promise.allSettled(Array.from({ length: 40 }, () => withinSignInLimits({ email, address: '192.0.2.2' }, slow)));
+    const guess = () =>
+      withinSignInLimits({ email, address: '192.0.2.2' }, slow).catch((err) => {
+        refused += 1;
+        arrived();
+        throw err;
+      });
+    const results = await Promise.allSettled(Array.from({ length: GUESSES }, guess));
     expect(checked).toBe(FAILURES_PER_ACCOUNT);
-    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(40 - FAILURES_PER_ACCOUNT);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(GUESSES - FAILURES_PER_ACCOUNT);
   });
 
   it('locks an address spraying many accounts', async () => {

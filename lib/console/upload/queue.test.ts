@@ -1,6 +1,7 @@
 // The upload queue's state machine, with the network replaced at its seam (UploadTransport): each
-// fake call waits until the test settles it, so every step in between can be looked at.
-import { describe, expect, it } from 'vitest';
+// fake call waits until the test settles it, so every step in between can be looked at. The
+// queue's own waits (a busy answer's Retry-After) run on fake timers.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiFailure } from '../api';
 import type { FileRecord } from '../../schemas/records';
 import { AUTO_RETRIES, UploadQueue, type UploadItem, type UploadStatus } from './queue';
@@ -51,7 +52,13 @@ function fakeNet() {
 
 const record = (name: string, id: string, url: string, stored = false) => ({ id, name, url, stored, entry_id: 'e1' }) as FileRecord;
 const file = (name: string, size = 10) => new File(['x'.repeat(size)], name, { type: 'text/plain' });
-const settle = () => new Promise((r) => setTimeout(r, 0));
+/** Lets every callback already due run (setImmediate: real while the timers are fake). */
+const settle = () => new Promise((r) => setImmediate(r));
+/** Moves the fake clock `ms` on, running the timers due, and then what they started. */
+const elapse = async (ms: number) => {
+  await vi.advanceTimersByTimeAsync(ms);
+  await settle();
+};
 
 function setup(...files: File[]) {
   const fake = fakeNet();
@@ -80,6 +87,10 @@ async function failedUpload(err: Error) {
 }
 
 describe('UploadQueue', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('takes a file from ready through hashing, creating and uploading to stored', async () => {
     const t = setup(file('a.txt'));
     const seen: UploadStatus[] = [];
@@ -227,11 +238,15 @@ describe('UploadQueue', () => {
   });
 
   it('tries a busy answer again by itself after its Retry-After, resuming, up to AUTO_RETRIES in a row', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const busy = () => new ApiFailure('The server is busy; try again in 1 seconds', 503, 'busy', undefined, 1);
     const t = await failedUpload(busy());
     expect(t.item('a.txt')).toMatchObject({ status: 'failed', error: `The server is busy; trying again in 1 s (1 of ${AUTO_RETRIES})` });
     t.answerHead(async () => 30);
-    await new Promise((r) => setTimeout(r, 1_100));
+    // not a moment before its Retry-After (1 s)
+    await elapse(999);
+    expect([t.heads, t.sends.length]).toEqual([[], 1]);
+    await elapse(1);
     // resumed from what the server holds, on the same placeholder
     expect(t.heads).toEqual(['/upload/1']);
     expect(t.sends[1].o).toMatchObject({ url: '/upload/1', offset: 30 });
@@ -239,11 +254,12 @@ describe('UploadQueue', () => {
     for (let n = 1; n <= AUTO_RETRIES; n++) {
       t.sends[n].reject(busy());
       await settle();
-      if (n < AUTO_RETRIES) await new Promise((r) => setTimeout(r, 1_100));
+      if (n < AUTO_RETRIES) await elapse(1_000);
     }
     expect(t.sends).toHaveLength(AUTO_RETRIES + 1);
     expect(t.item('a.txt')).toMatchObject({ status: 'failed', error: 'The server is busy; try again in 1 seconds' });
-    await new Promise((r) => setTimeout(r, 1_100));
+    expect(vi.getTimerCount()).toBe(0);
+    await elapse(60_000);
     expect(t.sends).toHaveLength(AUTO_RETRIES + 1);
     // the user's retry starts a new count, and a success ends it
     t.queue.start(t.item('a.txt').id);
@@ -251,22 +267,24 @@ describe('UploadQueue', () => {
     t.sends[AUTO_RETRIES + 1].reject(busy());
     await settle();
     expect(t.item('a.txt').error).toBe(`The server is busy; trying again in 1 s (1 of ${AUTO_RETRIES})`);
-    await new Promise((r) => setTimeout(r, 1_100));
+    await elapse(1_000);
     t.sends[AUTO_RETRIES + 2].resolve(record('a.txt', 'fa', '/upload/1', true));
     await settle();
     expect(t.item('a.txt').status).toBe('stored');
   });
 
   it('does not try again by itself after anything but a busy answer, nor once cancelled', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const t = await failedUpload(new ApiFailure('The bytes do not match', 422, 'checksum_mismatch'));
-    await new Promise((r) => setTimeout(r, 1_100));
+    await elapse(60_000);
     expect(t.sends).toHaveLength(1);
     expect(t.item('a.txt')).toMatchObject({ status: 'failed', error: 'The bytes do not match' });
 
     const u = await failedUpload(new ApiFailure('Busy', 429, 'rate_limited', undefined, 1));
     expect(u.item('a.txt').error).toMatch(/trying again in 1 s/);
     u.queue.cancel(u.item('a.txt').id);
-    await new Promise((r) => setTimeout(r, 1_100));
+    expect(vi.getTimerCount()).toBe(0);
+    await elapse(60_000);
     expect(u.sends).toHaveLength(1);
     expect(u.item('a.txt').status).toBe('cancelled');
   });

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BlobStore } from '../../storage/blob-store';
 import type { ChunkPool } from '../../storage/chunk-pool';
 import type { LocalDiskStore } from '../../storage/local-disk';
@@ -117,7 +117,12 @@ describe.each(testDatabases())('the export’s reads on %s (local disk)', (datab
       };
       zip.stream.on('data', take);
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // At rest: the ZIP's buffer is full, so its generator, which alone opens sources, is not asked
+    // for more until the reader takes some.
+    await vi.waitFor(() => expect(zip.stream.readableLength).toBeGreaterThanOrEqual(zip.stream.readableHighWaterMark), {
+      timeout: 10_000,
+      interval: 10,
+    });
     const versions = members.slice(firstBlob).map((m) => m.sha256);
     return { opened, closed: () => closed, zip, versions };
   }
@@ -129,8 +134,7 @@ describe.each(testDatabases())('the export’s reads on %s (local disk)', (datab
     // the version being read, and the next opened ahead; never the third
     expect(opened).toEqual(versions.slice(0, 2));
     zip.abort();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(closed()).toBe(2);
+    await vi.waitFor(() => expect(closed()).toBe(2));
     expect(opened).toHaveLength(2);
   });
 
@@ -140,8 +144,7 @@ describe.each(testDatabases())('the export’s reads on %s (local disk)', (datab
     const { opened, closed, zip, versions } = await stalledExport('Small', [4 << 20, ...Array(10).fill(100 * 1024)]);
     expect(opened).toEqual(versions.slice(0, 1 + AHEAD_SOURCES));
     zip.abort();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(closed()).toBe(1 + AHEAD_SOURCES);
+    await vi.waitFor(() => expect(closed()).toBe(1 + AHEAD_SOURCES));
     expect(opened).toHaveLength(1 + AHEAD_SOURCES);
   });
   it('fetches the bytes of small versions kept in the database a batch at a time, one statement each', async () => {

@@ -19,6 +19,7 @@ import { DatabaseStore } from '../../storage/database-store';
 import { sweepBlobs } from './sweep-blobs';
 import { TEST_ACTOR } from '../../testing/actor';
 import { expectLogged } from '../../testing/log-capture';
+import { untilBlocked, watchedClient } from '../../testing/waiting';
 
 const b64 = (b: Buffer) => b.toString('base64');
 const LIMIT = SMALL_BLOB_LIMITS.smallBlobBytes;
@@ -138,8 +139,18 @@ describe.each(testDatabases())('small blobs in the database (%s)', (database) =>
     const freeing = freeBlobs(db(), store, [first.hash]);
     await counted;
     let done = false;
-    const second = create({ name: 'raced-b.txt', data: b64(bytes) }).finally(() => (done = true));
-    await new Promise((r) => setTimeout(r, 300));
+    const watched = watchedClient(db());
+    const second = createFile({
+      db: watched.db,
+      store: w.store,
+      scope,
+      entryId,
+      input: parse({ name: 'raced-b.txt', data: b64(bytes) }),
+      limits: SMALL_BLOB_LIMITS,
+    })
+      .then((r) => r.file)
+      .finally(() => (done = true));
+    await untilBlocked(w, second, watched.asked);
     expect(done).toBe(false);
     resume();
     expect(await freeing).toBe(1);

@@ -14,6 +14,8 @@ import { makeCurrent } from './replace-file';
 import { TEST_ACTOR } from '../../testing/actor';
 import { sweepBlobs, sweepHorizon } from './sweep-blobs';
 import { TEST_FILE_LIMITS as LIMITS, parseFileInput as parse, sha256 as sha } from '../../testing/files';
+import { untilBlocked, watchedClient } from '../../testing/waiting';
+import { DatabaseStore } from '../../storage/database-store';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -86,26 +88,14 @@ describe.each(testDatabases())('sweepBlobs (%s)', (database) => {
       await placedNow;
       // On the disk itself: the placing transaction holds the embedded database's one connection.
       expect(await w.local.exists(hash)).toBe(true);
-      const sweeping = sweepBlobs(w.db.prisma, w.store);
-      await sweepWaitsOrEnds(sweeping);
+      // The sweep on a client of its own, to know when it has asked the database.
+      const watched = watchedClient(w.db.prisma);
+      const sweeping = sweepBlobs(watched.db, new DatabaseStore(watched.db, w.local, { keepUpTo: 0 }));
+      await untilBlocked(w, sweeping, watched.asked);
       release();
       await Promise.all([placing, sweeping]);
       expect(await w.store.exists(hash)).toBe(true);
       expect((await w.db.prisma.file.findUniqueOrThrow({ where: { id: p.id } })).stored).toBe(true);
     }
   });
-
-  /** Until the sweep waits for the hash's lock (PostgreSQL shows it in pg_locks) or has ended. */
-  async function sweepWaitsOrEnds(sweeping: Promise<unknown>) {
-    let ended = false;
-    void sweeping.finally(() => (ended = true));
-    if (database !== 'postgres') return new Promise((r) => setTimeout(r, 100)); // one connection: it queues anyway
-    for (let n = 0; n < 200 && !ended; n++) {
-      const [{ waiting }] = await w.db.sql.query<{ waiting: number }>(
-        `SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
-      );
-      if (waiting > 0) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 });

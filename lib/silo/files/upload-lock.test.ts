@@ -1,8 +1,9 @@
 // The upload lease (one upload per placeholder across instances) and what it protects: held bytes
 // against deletes and the sweep, a placeholder against an inline completion racing its upload.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { placeholderMaker } from '../../testing/owner';
+import type { Db } from '../../db/client';
 import type { Scope } from '../../db/scope';
 import { testWorld, type TestWorld } from '../../testing/database';
 import { deleteEntry } from '../delete-entry';
@@ -25,6 +26,33 @@ beforeAll(async () => {
   ({ scope, placeholder } = await placeholderMaker(w.db.prisma, w.store));
 });
 afterAll(() => w.close());
+
+/**
+ * The client, watched: `foundGone` resolves once a renewal of the lease on `fileId` has found the
+ * file gone (its look-up for the file, made only when the renewal's UPDATE matched nothing,
+ * answered none) and the renewal's caller has had its turn to note it.
+ */
+function watchingRenewals(db: Db, fileId: string) {
+  let found!: () => void;
+  const foundGone = new Promise<void>((r) => (found = r));
+  const file = new Proxy(db.file, {
+    get(model, key) {
+      const f = Reflect.get(model, key);
+      if (key !== 'findUnique') return f;
+      return (args: { where: { id?: string }; select?: { id?: boolean } }) => {
+        const got = f.call(model, args);
+        if (args.where.id === fileId && args.select?.id)
+          void got.then(
+            (row: unknown) => row === null && setImmediate(found),
+            () => {},
+          );
+        return got;
+      };
+    },
+  });
+  const watched = new Proxy(db, { get: (target, key) => (key === 'file' ? file : Reflect.get(target, key)) });
+  return { db: watched, foundGone };
+}
 
 describe('upload lease', () => {
   it('one holder at a time; released at once; a lapsed lease is taken over and its old holder knows', async () => {
@@ -56,11 +84,23 @@ describe('upload lease', () => {
   it('is renewed while its upload runs, even when no byte arrives for a while', async () => {
     const { file } = await placeholder(Buffer.from('renew'));
     const expiry = async () => (await w.db.prisma.uploadLease.findUniqueOrThrow({ where: { fileId: file.id } })).expiresAt.getTime();
-    await withUploadLease(w.db.prisma, file.id, 100, async () => {
-      const first = await expiry();
-      await new Promise((r) => setTimeout(r, 400));
-      expect(await expiry()).toBeGreaterThan(first);
-    });
+    // The renewals' timer on a fake clock (setInterval only: the database's timers stay real).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      await withUploadLease(w.db.prisma, file.id, 100, async () => {
+        const first = await expiry();
+        // renewed every idleMs / 2: not before 50 ms, then at every 50 ms
+        await vi.advanceTimersByTimeAsync(49);
+        expect(await expiry()).toBe(first);
+        await vi.advanceTimersByTimeAsync(1);
+        await vi.waitFor(async () => expect(await expiry()).toBeGreaterThan(first));
+        const second = await expiry();
+        await vi.advanceTimersByTimeAsync(50);
+        await vi.waitFor(async () => expect(await expiry()).toBeGreaterThan(second));
+      });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await isUploadLeased(w.db.prisma, file.id)).toBe(false);
   });
 
@@ -137,22 +177,26 @@ describe('delete during an upload', () => {
   it('a running upload learns of the delete at its next renewal and stops reading', async () => {
     const bytes = Buffer.alloc(3000, 6);
     const { file } = await placeholder(bytes);
+    const renewals = watchingRenewals(w.db.prisma, file.id);
     let asked = 0;
+    let reading!: () => void;
+    const started = new Promise<void>((r) => (reading = r));
     let deleted!: () => void;
     const gate = new Promise<void>((r) => (deleted = r));
     async function* source() {
       asked++;
+      reading();
       yield bytes.subarray(0, 1000);
       await gate;
-      await new Promise((r) => setTimeout(r, 1500)); // many renewals (every 50 ms)
+      await renewals.foundGone; // a renewal (every 50 ms) found the file gone
       asked++;
       yield bytes.subarray(1000, 2000);
       asked++;
       yield bytes.subarray(2000);
     }
-    const upload = receiveUpload({ db: w.db.prisma, store: w.store, file, source: source(), contentRange: null, idleMs: 100 });
+    const upload = receiveUpload({ db: renewals.db, store: w.store, file, source: source(), contentRange: null, idleMs: 100 });
     upload.catch(() => {});
-    while (!asked) await new Promise((r) => setTimeout(r, 10));
+    await started;
     await deleteFile({ actor: TEST_ACTOR, db: w.db.prisma, store: w.store, file });
     deleted();
     await expect(upload).rejects.toMatchObject({ key: 'not_found' });

@@ -135,8 +135,7 @@ it('a takeover resumes at the durable parts; the stalled holder can neither add 
   stalled.catch(() => {});
   await a.sending;
   const durable = 16 * MiB;
-  for (let i = 0; i < 100 && (await uploadProgress(db, instance(), p)).offset < durable; i++) await new Promise((r) => setTimeout(r, 100));
-  expect((await uploadProgress(db, instance(), p)).offset).toBe(durable);
+  await expect.poll(async () => (await uploadProgress(db, instance(), p)).offset, { timeout: 10_000, interval: 20 }).toBe(durable);
   // B takes the lapsed lease over and resumes at the durable offset: the held parts are not received again.
   const b = paused(bytes.subarray(durable, durable + 10), bytes.subarray(durable + 10));
   const resumed = takeOver(db, p.id, () =>

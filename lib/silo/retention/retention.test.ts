@@ -2,7 +2,7 @@
 // version gets the latest date its matching rules give (from its store time, or from the end of
 // that calendar year in UTC), compliance when any rule is; a create may ask for more, never less;
 // a PATCH extends, never shortens; apply_to_existing extends the versions stored before.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Scope } from '../../db/scope';
 import { TEST_ACTOR } from '../../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../../testing/database';
@@ -234,7 +234,16 @@ describe.each(testDatabases())('retention (%s)', (database) => {
     // the clock, not a write, expires the next one: no cached page hides it
     await w.db.sql.exec(`UPDATE files SET retain_until = now() + interval '300 milliseconds' WHERE entry_id = '${retained}'`);
     expect(await list()).toEqual([expired]);
-    await new Promise((r) => setTimeout(r, 400));
+    // until the database's clock has passed it (then at once, not by the next write)
+    await vi.waitFor(
+      async () => {
+        const [{ passed }] = await w.db.sql.query<{ passed: boolean }>(
+          `SELECT bool_and(retain_until <= now()) AS passed FROM files WHERE entry_id = '${retained}'`,
+        );
+        expect(passed).toBe(true);
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     // both, in either order: entries made in the same millisecond tie on created_at, then go by id
     expect((await list()).sort()).toEqual([retained, expired].sort());
     expect(await db().file.count({ where: { entryId: { in: [expired, retained, held] } } })).toBe(3);
