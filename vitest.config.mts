@@ -13,7 +13,9 @@ export default defineConfig({
     pool: 'forks',
     // Every cached read's statements are checked against the tables it declares (lib/db/declared-reads.ts).
     env: { SILO_CHECK_CACHE_READS: '1' },
+    // Every test database is a copy of one migrated template made for the run (lib/testing/templates.ts).
+    globalSetup: ['lib/testing/templates-global-setup.ts'],
     // The app's log goes to the test that wrote it (lib/testing/log-capture.ts).
-    setupFiles: ['lib/testing/log-capture.ts', 'lib/testing/audit-key-setup.ts'],
+    setupFiles: ['lib/testing/log-capture.ts', 'lib/testing/audit-key-setup.ts', 'lib/testing/templates-setup.ts'],
   },
 });

@@ -1,0 +1,83 @@
+// Makes the run's migrated templates (templates.ts), in a process of its own so that initdb's half
+// gigabyte ends with it: `node --import tsx lib/testing/make-templates.ts <dir> <run>` writes
+// <dir>/pglite.tgz, <dir>/db and, with TEST_DATABASE_URL, two template databases and the run's two
+// roles; then <dir>/templates.json. On a failure it drops what it made on PostgreSQL and exits 1.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { openDatabase } from '../db/client';
+import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
+import { dropTemplates, type PostgresTemplates, type Templates } from './templates';
+import { adminSql, databaseUrl } from './throwaway-database';
+
+// The extensions the server's PGlite loads (pglite-worker.mjs).
+const extensions = { pg_trgm };
+
+/**
+ * A migrated in-memory PGlite dumped to `tarball` (PGlite's dumpDataDir), then unpacked into the data
+ * directory `dataDir` as an e2e server keeps one (DATA_DIR/db). The migrations run as the
+ * server's start runs them on PGlite (prepare-schema.ts); a world's open runs that start again.
+ */
+async function pgliteTemplate(tarball: string, dataDir: string): Promise<void> {
+  const lite = await PGlite.create({ extensions });
+  try {
+    const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
+    await migrate(sql, await readMigrations(), { lock: false });
+    await lite.exec('CHECKPOINT');
+    await writeFile(tarball, Buffer.from(await (await lite.dumpDataDir('gzip')).arrayBuffer()));
+  } finally {
+    await lite.close();
+  }
+  const onDisk = await PGlite.create(dataDir, { extensions, loadDataDir: new Blob([await readFile(tarball)]) });
+  await onDisk.close();
+}
+
+/**
+ * Two template databases on `base`'s server, opened as a test's or a server's database is
+ * (openDatabase: migrations, then grants and the change log's arming), then closed to connections
+ * (CREATE DATABASE … TEMPLATE needs a template nobody is connected to).
+ */
+async function postgresTemplates(base: string, t: PostgresTemplates): Promise<void> {
+  const { owner, runtime } = t.roles;
+  await adminSql(base, `CREATE ROLE ${owner} LOGIN`, `CREATE ROLE ${runtime} LOGIN`);
+  await adminSql(base, `CREATE DATABASE ${t.oneRole}`, `CREATE DATABASE ${t.twoRoles} OWNER ${owner}`);
+  await (await openDatabase({ url: databaseUrl(base, t.oneRole) })).close();
+  await (await openDatabase({ url: databaseUrl(base, t.twoRoles, runtime), ownerUrl: databaseUrl(base, t.twoRoles, owner) })).close();
+  await adminSql(base, `ALTER DATABASE ${t.oneRole} ALLOW_CONNECTIONS false`, `ALTER DATABASE ${t.twoRoles} ALLOW_CONNECTIONS false`);
+}
+
+async function main(dir: string, run: string): Promise<void> {
+  const base = process.env.TEST_DATABASE_URL;
+  const templates: Templates = {
+    pgliteTarball: path.join(dir, 'pglite.tgz'),
+    pgliteDir: path.join(dir, 'db'),
+    ...(base && {
+      postgres: {
+        run,
+        oneRole: `silo_tpl_${run}`,
+        twoRoles: `silo_tpl2_${run}`,
+        roles: { owner: `silo_owner_${run}`, runtime: `silo_app_${run}` },
+      },
+    }),
+  };
+  try {
+    await Promise.all([
+      pgliteTemplate(templates.pgliteTarball, templates.pgliteDir),
+      base && templates.postgres && postgresTemplates(base, templates.postgres),
+    ]);
+  } catch (err) {
+    await dropTemplates(templates).catch(() => {});
+    throw err;
+  }
+  await writeFile(path.join(dir, 'templates.json'), JSON.stringify(templates));
+}
+
+const [dir, run] = process.argv.slice(2);
+main(dir, run).then(
+  () => process.exit(0),
+  (err) => {
+    console.error("the tests' templates could not be made:", err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,88 @@
+// The run's migrated templates: made once per `vitest run` and per `playwright test` by their global
+// setup (vitest-templates.ts, e2e/global-setup.ts) and dropped at its end, passed or failed. Every
+// test database is a copy: an in-memory PGlite loads the tarball, an e2e server's data directory
+// starts as a copy of the directory, a PostgreSQL database is CREATE DATABASE … TEMPLATE. Each copy
+// is still opened as the server opens its database: the migrations find nothing left to apply, and
+// what a start does after them (the runtime role's grants, the change log's arming) runs again.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface PostgresTemplates {
+  /** this run's tag, in the name of every database copied from its templates */
+  run: string;
+  /** migrated by TEST_DATABASE_URL's own role, as a one-role database is */
+  oneRole: string;
+  /** owned and migrated by `roles.owner`, `roles.runtime` granted its privileges (runtime-grants.ts) */
+  twoRoles: string;
+  /** the run's two roles: every two-role copy is owned by the one and run as the other */
+  roles: { owner: string; runtime: string };
+}
+
+export interface Templates {
+  /** a migrated PGlite data directory (PGlite's dumpDataDir): what in-memory PGlite loads */
+  pgliteTarball: string;
+  /** the same, unpacked: what an e2e server's DATA_DIR/db starts as */
+  pgliteDir: string;
+  /** with TEST_DATABASE_URL: on its server */
+  postgres?: PostgresTemplates;
+}
+
+/** Where the run's templates are named to the test processes (JSON of Templates). */
+export const TEMPLATES_ENV = 'SILO_TEST_TEMPLATES';
+
+/** The run's templates; none outside a test runner's run (a benchmark, a script): each database is then migrated from nothing. */
+export function testTemplates(): Templates | undefined {
+  const json = process.env[TEMPLATES_ENV];
+  return json ? (JSON.parse(json) as Templates) : undefined;
+}
+
+/** Makes the run's templates (make-templates.ts, in a process of its own) in a new temporary directory. */
+export async function makeTestTemplates(): Promise<{ templates: Templates; drop(): Promise<void> }> {
+  const started = performance.now();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-templates-'));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/testing/make-templates.ts', dir, randomBytes(4).toString('hex')], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`the tests' templates were not made (exit ${code}):\n${out}`)),
+      );
+    });
+    const templates = JSON.parse(await readFile(path.join(dir, 'templates.json'), 'utf8')) as Templates;
+    console.log(`migrated templates made in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return { templates, drop: () => dropTemplates(templates, dir) };
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Drops the copies a test left, the templates and the run's roles; removes `dir`. */
+export async function dropTemplates(t: Templates, dir?: string): Promise<void> {
+  const base = process.env.TEST_DATABASE_URL;
+  try {
+    if (!t.postgres || !base) return;
+    const { run, oneRole, twoRoles, roles } = t.postgres;
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      const left = await c.query<{ name: string }>('SELECT datname AS name FROM pg_database WHERE strpos(datname, $1) > 0', [`_${run}_`]);
+      for (const name of [...left.rows.map((r) => r.name), oneRole, twoRoles])
+        await c.query(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`);
+      await c.query(`DROP ROLE IF EXISTS ${roles.runtime}, ${roles.owner}`);
+    } finally {
+      await c.end();
+    }
+  } finally {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
