@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // import.meta, not __dirname: Vite warns that its native config loader will not support __dirname.
   resolve: { alias: { '@': path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
     include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts'],
+    // The statistical and scale tests (timings, memory limits) run apart: `npm run test:slow` (vitest.slow.config.mts).
+    exclude: [...configDefaults.exclude, '**/*.slow.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
