@@ -180,4 +180,8 @@ parentPort.on('message', async (m) => {
     process.exit(0);
   }
 });
+// Started from a tarball, PGlite resolves before the work its start left on this thread's event loop
+// has run (a few hundred milliseconds, hidden behind initdb otherwise): ready once it has, so a first
+// connection with a short DATABASE_WAIT_SECONDS does not time out behind it.
+await new Promise((resolve) => setTimeout(resolve, 0));
 parentPort.postMessage({ type: 'ready' });
