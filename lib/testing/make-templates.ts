@@ -17,11 +17,14 @@ const extensions = { pg_trgm };
 /**
  * A migrated in-memory PGlite dumped to `tarball` (PGlite's dumpDataDir), then unpacked into the data
  * directory `dataDir` as an e2e server keeps one (DATA_DIR/db). The migrations run as the
- * server's start runs them on PGlite (prepare-schema.ts); a world's open runs that start again.
+ * server's start runs them on PGlite (prepare-schema.ts, in pglite-worker.mjs's session); a world's
+ * open runs that start again.
  */
 async function pgliteTemplate(tarball: string, dataDir: string): Promise<void> {
   const lite = await PGlite.create({ extensions });
   try {
+    // As the server's PGlite session runs (pglite-worker.mjs): the migrations write no change log.
+    await lite.exec("SET silo.change_log = 'off'");
     const sql: SqlRunner = { exec: async (s) => void (await lite.exec(s)), query: async (s, p) => (await lite.query(s, p)).rows as never };
     await migrate(sql, await readMigrations(), { lock: false });
     await lite.exec('CHECKPOINT');

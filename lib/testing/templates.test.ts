@@ -26,6 +26,16 @@ const FINGERPRINT = `
 
 async function fingerprint(db: Database, roles: Record<string, string> = {}): Promise<string[]> {
   const rows = await db.sql.query<{ l: string }>(FINGERPRINT, [], { prepare: false });
+  const tables = await db.sql.query<{ t: string }>(
+    `SELECT relname AS t FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p') ORDER BY 1`,
+    [],
+    { prepare: false },
+  );
+  // and what the tables hold (the migrations' own rows; the change log's, on PostgreSQL only)
+  for (const { t } of tables) {
+    const [{ n }] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${t}"`, [], { prepare: false });
+    rows.push({ l: `rows ${t} ${n}` });
+  }
   return rows.map((r) => Object.entries(roles).reduce((l, [as, role]) => l.replaceAll(role, as), r.l));
 }
 
@@ -50,7 +60,9 @@ for (const database of testDatabases())
         const w: TestWorld = await testWorld({ database, twoRoles });
         open.push(w);
         // every migration was in the template: none was applied by the world's open
-        const [last] = await w.db.sql.query<{ at: Date }>('SELECT max(finished_at) AS at FROM "_prisma_migrations"', [], { prepare: false });
+        const [last] = await w.db.sql.query<{ at: Date }>('SELECT max(finished_at) AS at FROM "_prisma_migrations"', [], {
+          prepare: false,
+        });
         expect(last.at.getTime()).toBeLessThan(before.getTime());
         if (database === 'postgres') expect(w.url).toContain(`_${testTemplates()?.postgres?.run}_`);
         // With two roles the owner migrates (the runtime role may create nothing).
