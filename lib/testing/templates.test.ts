@@ -1,11 +1,12 @@
-// The run's template is what the migrations make: a world copied from it has nothing left to
-// migrate and the schema, grants and history of a database migrated from nothing, on both databases
-// and with two roles.
+// The run's template is what a start makes: a world copied from it has nothing left to migrate or
+// apply (prisma/sql) and the schema, grants, rows and history of a database started from nothing,
+// on both databases and with two roles.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client';
 import { migrate, readMigrations, type SqlRunner } from '../db/migrate';
 import { testDatabases, testWorld, throwawayDatabase, type ThrowawayDatabase, type TestWorld } from './database';
+import { loggedSoFar } from './log-capture';
 import { testTemplates } from './templates';
 
 // Everything the migrations and a start leave in the schema, one line each, the roles' names replaced.
@@ -64,6 +65,9 @@ for (const database of testDatabases())
           prepare: false,
         });
         expect(last.at.getTime()).toBeLessThan(before.getTime());
+        // and every rule of prisma/sql as written: the open applied none (the control below: a database from nothing logs it)
+        const rulesApplied = () => loggedSoFar().filter((l) => l.msg === 'applied the database rules of prisma/sql').length;
+        expect(rulesApplied()).toBe(0);
         if (database === 'postgres') expect(w.url).toContain(`_${testTemplates()?.postgres?.run}_`);
         // With two roles the owner migrates (the runtime role may create nothing).
         const owner = w.ownerUrl ? new pg.Client({ connectionString: w.ownerUrl }) : undefined;
@@ -78,6 +82,7 @@ for (const database of testDatabases())
         if (empty) open.push({ close: () => empty.drop() });
         const fresh = await openDatabase({ url: empty?.url, ownerUrl: empty?.ownerUrl });
         open.push(fresh);
+        expect(rulesApplied()).toBe(1);
         const expected = await fingerprint(fresh, empty?.roles);
         expect(expected.filter((l) => l.startsWith('migration ')).length).toBe((await readMigrations()).length);
         expect(await fingerprint(w.db, w.roles)).toEqual(expected);

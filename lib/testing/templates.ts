@@ -6,7 +6,7 @@
 // what a start does after them (the runtime role's grants, the change log's arming) runs again.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -40,13 +40,30 @@ export function testTemplates(): Templates | undefined {
   return json ? (JSON.parse(json) as Templates) : undefined;
 }
 
-/** Makes the run's templates (make-templates.ts, in a process of its own) in a new temporary directory. */
+/** The names of a run's PostgreSQL templates and roles. */
+export const postgresTemplatesOf = (run: string): PostgresTemplates => ({
+  run,
+  oneRole: `silo_tpl_${run}`,
+  twoRoles: `silo_tpl2_${run}`,
+  roles: { owner: `silo_owner_${run}`, runtime: `silo_app_${run}` },
+});
+
+/** What names the process whose run made a template (its COMMENT, its directory's `runner` file). */
+export const runnerNote = (): string => JSON.stringify({ pid: process.pid, host: os.hostname() });
+
+/**
+ * Makes the run's templates (make-templates.ts, in a process of its own) in a new temporary
+ * directory, after dropping those of runs whose process is gone (killed before its teardown).
+ */
 export async function makeTestTemplates(): Promise<{ templates: Templates; drop(): Promise<void> }> {
   const started = performance.now();
+  await dropAbandoned().catch((err) => console.warn('abandoned test templates not dropped:', err));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-templates-'));
   try {
+    await writeFile(path.join(dir, 'runner'), runnerNote());
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/testing/make-templates.ts', dir, randomBytes(4).toString('hex')], {
+      const run = randomBytes(4).toString('hex');
+      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/testing/make-templates.ts', dir, run, runnerNote()], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -67,7 +84,7 @@ export async function makeTestTemplates(): Promise<{ templates: Templates; drop(
 }
 
 /** Drops the copies a test left, the templates and the run's roles; removes `dir`. */
-export async function dropTemplates(t: Templates, dir?: string): Promise<void> {
+export async function dropTemplates(t: Pick<Templates, 'postgres'>, dir?: string): Promise<void> {
   const base = process.env.TEST_DATABASE_URL;
   try {
     if (!t.postgres || !base) return;
@@ -85,4 +102,36 @@ export async function dropTemplates(t: Templates, dir?: string): Promise<void> {
   } finally {
     if (dir) await rm(dir, { recursive: true, force: true });
   }
+}
+
+const gone = (note: string | null): boolean => {
+  try {
+    const { pid, host } = JSON.parse(note ?? '') as { pid: number; host: string };
+    if (host !== os.hostname()) return false;
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+};
+
+/** The templates (and directories) of runs on this host whose process no longer runs. */
+async function dropAbandoned(): Promise<void> {
+  for (const name of await readdir(os.tmpdir()))
+    if (name.startsWith('silo-templates-')) {
+      const dir = path.join(os.tmpdir(), name);
+      if (gone(await readFile(path.join(dir, 'runner'), 'utf8').catch(() => null))) await rm(dir, { recursive: true, force: true });
+    }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return;
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  const { rows } = await c
+    .query<{ run: string; note: string | null }>(
+      `SELECT substring(datname FROM '_([0-9a-f]{8})$') AS run, shobj_description(oid, 'pg_database') AS note
+         FROM pg_database WHERE datname ~ '^silo_tpl2?_[0-9a-f]{8}$'`,
+    )
+    .finally(() => c.end());
+  for (const run of new Set(rows.filter((r) => gone(r.note)).map((r) => r.run)))
+    await dropTemplates({ postgres: postgresTemplatesOf(run) });
 }
