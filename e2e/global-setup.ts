@@ -3,7 +3,7 @@
 import { makeTestTemplates, TEMPLATES_ENV } from '../lib/testing/templates';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const made = await makeTestTemplates();
+  const made = await makeTestTemplates({ pgliteDir: true });
   process.env[TEMPLATES_ENV] = JSON.stringify(made.templates);
   return made.drop;
 }

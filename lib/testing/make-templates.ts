@@ -1,8 +1,8 @@
 // Makes the run's migrated templates (templates.ts), in a process of its own so that initdb's half
-// gigabyte ends with it: `node --import tsx lib/testing/make-templates.ts <dir> <run> <runner>` writes
-// <dir>/pglite.tgz, <dir>/db and, with TEST_DATABASE_URL, two template databases (their comment
-// <runner>: the run's process) and the run's two roles; then <dir>/templates.json. On a failure it
-// drops what it made on PostgreSQL and exits 1.
+// gigabyte ends with it: `node --import tsx lib/testing/make-templates.ts <dir> <run> <runner>
+// [--data-dir]` writes <dir>/pglite.tgz, <dir>/db (with --data-dir) and, with TEST_DATABASE_URL, two
+// template databases (their comment <runner>: the run's process) and the run's two roles; then
+// <dir>/templates.json. On a failure it drops what it made on PostgreSQL and exits 1.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -23,7 +23,7 @@ const extensions = { pg_trgm };
  * prisma/sql are applied as the server's start applies them on PGlite (prepareSchema, in
  * pglite-worker.mjs's session); a world's open runs that start again and finds nothing to do.
  */
-async function pgliteTemplate(tarball: string, dataDir: string): Promise<void> {
+async function pgliteTemplate(tarball: string, dataDir: string | undefined): Promise<void> {
   const lite = await PGlite.create({ extensions });
   try {
     // As the server's PGlite session runs (pglite-worker.mjs): the migrations write no change log.
@@ -35,6 +35,7 @@ async function pgliteTemplate(tarball: string, dataDir: string): Promise<void> {
   } finally {
     await lite.close();
   }
+  if (!dataDir) return;
   const onDisk = await PGlite.create(dataDir, { extensions, loadDataDir: new Blob([await readFile(tarball)]) });
   await onDisk.close();
 }
@@ -64,7 +65,7 @@ async function main(dir: string, run: string, runner: string): Promise<void> {
   const base = process.env.TEST_DATABASE_URL;
   const templates: Templates = {
     pgliteTarball: path.join(dir, 'pglite.tgz'),
-    pgliteDir: path.join(dir, 'db'),
+    ...(process.argv.includes('--data-dir') && { pgliteDir: path.join(dir, 'db') }),
     ...(base && { postgres: postgresTemplatesOf(run) }),
   };
   try {

@@ -25,8 +25,8 @@ export interface PostgresTemplates {
 export interface Templates {
   /** a migrated PGlite data directory (PGlite's dumpDataDir): what in-memory PGlite loads */
   pgliteTarball: string;
-  /** the same, unpacked: what an e2e server's DATA_DIR/db starts as */
-  pgliteDir: string;
+  /** the same, unpacked (for Playwright's run): what an e2e server's DATA_DIR/db starts as */
+  pgliteDir?: string;
   /** with TEST_DATABASE_URL: on its server */
   postgres?: PostgresTemplates;
 }
@@ -54,8 +54,9 @@ export const runnerNote = (): string => JSON.stringify({ pid: process.pid, host:
 /**
  * Makes the run's templates (make-templates.ts, in a process of its own) in a new temporary
  * directory, after dropping those of runs whose process is gone (killed before its teardown).
+ * `o.pgliteDir`: the PGlite template unpacked too, for servers' data directories.
  */
-export async function makeTestTemplates(): Promise<{ templates: Templates; drop(): Promise<void> }> {
+export async function makeTestTemplates(o: { pgliteDir?: boolean } = {}): Promise<{ templates: Templates; drop(): Promise<void> }> {
   const started = performance.now();
   await dropAbandoned().catch((err) => console.warn('abandoned test templates not dropped:', err));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'silo-templates-'));
@@ -63,7 +64,8 @@ export async function makeTestTemplates(): Promise<{ templates: Templates; drop(
     await writeFile(path.join(dir, 'runner'), runnerNote());
     await new Promise<void>((resolve, reject) => {
       const run = randomBytes(4).toString('hex');
-      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/testing/make-templates.ts', dir, run, runnerNote()], {
+      const args = ['lib/testing/make-templates.ts', dir, run, runnerNote(), ...(o.pgliteDir ? ['--data-dir'] : [])];
+      const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
