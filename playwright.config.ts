@@ -1,11 +1,13 @@
 // API suite (always on PGlite; again on PostgreSQL when TEST_DATABASE_URL is set) and UI suite in
-// Debian's Chromium. Each worker starts its own server: see e2e/fixtures/server.ts.
+// Debian's Chromium. Each worker starts its own server: see e2e/fixtures/server.ts; its database is
+// a copy of the run's migrated template, made by e2e/global-setup.ts.
 import { defineConfig } from '@playwright/test';
 import type { WorkerFixtures } from './e2e/fixtures';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig<unknown, WorkerFixtures>({
+  globalSetup: './e2e/global-setup.ts',
   timeout: 120_000,
   expect: { timeout: 15_000 },
   workers: 2,

@@ -2,7 +2,7 @@
 // (VERIFY_ENTRIES entries, default 8,000: about 20,000 small versions; and a tenth of it), each
 // checked by the script in a process of its own under /usr/bin/time -v; prints each one's peak RSS
 // and their ratio (RSS counts the heap's slack too; the smallest heap each needs is the sharper
-// figure: --max-old-space-size, as lib/silo/export/verify-memory.test.ts does).
+// figure: --max-old-space-size, as lib/silo/export/verify-memory.slow.test.ts does).
 // Run: npx tsx bench/verify-export-memory.ts
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

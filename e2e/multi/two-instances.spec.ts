@@ -23,8 +23,9 @@ const test = base.extend<{ api: (s: SiloServer) => Promise<APIRequestContext> },
   pair: [
     async ({}, use) => {
       const s3 = await startS3();
-      // two roles, as docs/operations.md's recipe: the instances run as one, the schema is the other's
-      const db = await createDatabase({ twoRoles: true });
+      // two roles, as docs/operations.md's recipe: the instances run as one, the schema is the other's;
+      // empty, as a first deployment's: A's start migrates it
+      const db = await createDatabase({ twoRoles: true, empty: true });
       const env = {
         ...s3.env,
         DATABASE_OWNER_URL: db.ownerUrl as string,

@@ -5,7 +5,7 @@ import { expect, screenshot, setupLink, signIn, test } from './console';
 
 let server: SiloServer;
 test.beforeAll(async () => {
-  server = await startServer({ database: 'pglite' });
+  server = await startServer({ database: 'pglite', empty: true });
 });
 test.afterAll(async () => server?.stop());
 const at = (path: string) => server.url + path;

@@ -40,6 +40,8 @@ export interface OpenOptions extends SchemaOptions {
   preparedStatements?: boolean;
   /** PGlite directory; absent (with no url) means in memory, for tests */
   dataDir?: string;
+  /** in memory: a tarball of a data directory (PGlite's dumpDataDir) to start from, not initdb (the tests' template) */
+  loadDataDir?: string;
   /**
    * How long a statement or a transaction waits for a connection of the pool (DATABASE_WAIT_SECONDS)
    * before it fails as busy (db-errors.ts, isDatabaseBusy: 503 `busy`); 30 s unless given.
@@ -52,7 +54,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const tables = tablesOfMigrations(migrations.map((m) => m.sql));
   const prepare = opts.preparedStatements !== false;
   const wait = opts.waitMs ?? 30_000;
-  const db = opts.url ? await openPostgres(opts.url, tables, prepare, wait) : await openPglite(opts.dataDir, tables, prepare, wait);
+  const db = opts.url ? await openPostgres(opts.url, tables, prepare, wait) : await openPglite(opts, tables, prepare, wait);
   try {
     await prepareSchema(db, migrations, rules, opts);
   } catch (err) {
@@ -136,10 +138,11 @@ const PRUNE = `
     UPDATE cache_horizon SET xid = GREATEST(xid, pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 10000) WHERE id = 1 RETURNING xid)
   DELETE FROM cache_changes WHERE xid < (SELECT xid FROM h)`;
 
-async function openPglite(dataDir: string | undefined, tables: ReadonlySet<string>, prepare: boolean, wait: number): Promise<Database> {
+async function openPglite(o: OpenOptions, tables: ReadonlySet<string>, prepare: boolean, wait: number): Promise<Database> {
+  const { dataDir, loadDataDir } = o;
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // PGlite on its own thread, spoken to as PostgreSQL is (pglite-thread.ts, pglite-worker.mjs).
-  const thread = await startPgliteThread(dataDir && path.resolve(dataDir), { waitMs: wait });
+  const thread = await startPgliteThread(dataDir && path.resolve(dataDir), { waitMs: wait, loadDataDir });
   const { pool } = thread;
   // Only this process opens this directory (data-dir-lock.ts), so every write passes through here.
   // SILO_READ_CACHE=off turns the cache off, to measure what it saves (bench/small-requests.ts).

@@ -23,18 +23,19 @@ export interface PgliteThread {
 const workerFile = () => path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'db', 'pglite-worker.mjs');
 
 /**
- * Starts PGlite on its own thread (`dataDir` absent: in memory) and a pool of connections to it;
- * `waitMs`: how long a statement waits for the pool's connection before it fails (none: for ever).
+ * Starts PGlite on its own thread (`dataDir` absent: in memory, from the tarball `loadDataDir` if
+ * given) and a pool of connections to it; `waitMs`: how long a statement waits for the pool's
+ * connection before it fails (none: for ever).
  */
-export async function startPgliteThread(dataDir?: string, opts: { waitMs?: number } = {}): Promise<PgliteThread> {
+export async function startPgliteThread(dataDir?: string, opts: { waitMs?: number; loadDataDir?: string } = {}): Promise<PgliteThread> {
   // A new directory is made by initdb, whose memory (about half a gigabyte) a thread that then only
   // runs statements kept for good: made by a thread of its own, ended at once.
-  if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await (await startThread(dataDir)).close();
-  return startThread(dataDir, opts.waitMs);
+  if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await (await startThread({ dataDir })).close();
+  return startThread({ dataDir, loadDataDir: dataDir ? undefined : opts.loadDataDir }, opts.waitMs);
 }
 
-async function startThread(dataDir?: string, waitMs?: number): Promise<PgliteThread> {
-  const worker = new Worker(workerFile(), { workerData: { dataDir } });
+async function startThread(workerData: { dataDir?: string; loadDataDir?: string }, waitMs?: number): Promise<PgliteThread> {
+  const worker = new Worker(workerFile(), { workerData });
   await new Promise<void>((resolve, reject) => {
     const failed = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
     worker.once('error', failed);

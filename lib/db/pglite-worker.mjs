@@ -9,6 +9,7 @@
 // it rolled back. Named statements are a connection's own, as on PostgreSQL: the name a connection
 // gives one is suffixed with the connection's number in every message that carries it, and a
 // connection's statements are deallocated once it is gone.
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -19,7 +20,11 @@ const PROTOCOL_3 = 196608;
 
 // pg_trgm: the entry list's `?q=` reads a trigram index (migration search_and_folder_counts).
 const extensions = { pg_trgm };
-const lite = workerData.dataDir ? await PGlite.create(workerData.dataDir, { extensions }) : await PGlite.create({ extensions });
+// In memory, a tarball of a data directory (PGlite's dumpDataDir) may stand for initdb: the tests' migrated template.
+const loadDataDir = workerData.loadDataDir ? new Blob([await readFile(workerData.loadDataDir)]) : undefined;
+const lite = workerData.dataDir
+  ? await PGlite.create(workerData.dataDir, { extensions })
+  : await PGlite.create({ extensions, loadDataDir });
 // Only this process writes here and it sees every write itself: no change log (prisma/sql/change-log.sql).
 await lite.exec("SET silo.change_log = 'off'");
 
@@ -175,4 +180,8 @@ parentPort.on('message', async (m) => {
     process.exit(0);
   }
 });
+// Started from a tarball, PGlite resolves before the work its start left on this thread's event loop
+// has run (a few hundred milliseconds, hidden behind initdb otherwise): ready once it has, so a first
+// connection with a short DATABASE_WAIT_SECONDS does not time out behind it.
+await new Promise((resolve) => setTimeout(resolve, 0));
 parentPort.postMessage({ type: 'ready' });

@@ -60,7 +60,7 @@ export const forgetBytes = (hash: string) => cache().delete(hash);
 /**
  * The statement that keeps `bytes` as blob `hash`'s row, `data` (small bytes: the database's). A
  * row of the same hash gets the bytes written again, whether it held them or not: the same work
- * either way, so no workspace can time whether another stored them (dedup-timing.test.ts). `after`:
+ * either way, so no workspace can time whether another stored them (dedup-timing.slow.test.ts). `after`:
  * a CTE of the caller's statement the insert reads first, so it runs after it (the hash's lock,
  * taken by the statement that records the file in the same round trip: insertCurrent).
  */

@@ -1,7 +1,7 @@
 // For unit tests: a fresh, migrated database (in-memory PGlite, or a throwaway PostgreSQL database
-// when asked and TEST_DATABASE_URL is set) and a blob store in a temp directory whose disk can be
-// made to fail (faulty-disk.ts; it works normally until told otherwise), behind the database's
-// small blobs as the server has it (database-store.ts).
+// when asked and TEST_DATABASE_URL is set), a copy of the run's migrated template (templates.ts),
+// and a blob store in a temp directory whose disk can be made to fail (faulty-disk.ts; it works
+// normally until told otherwise), behind the database's small blobs as the server has it (database-store.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,8 @@ import { openDatabase, setDatabase, type Database } from '../db/client';
 import { DatabaseStore } from '../storage/database-store';
 import { LocalDiskStore } from '../storage/local-disk';
 import { FaultyDisk } from './faulty-disk';
-import { throwawayDatabase } from './throwaway-database';
+import { testTemplates } from './templates';
+import { migratedDatabase } from './throwaway-database';
 
 export { type ThrowawayDatabase, throwawayDatabase } from './throwaway-database';
 
@@ -38,12 +39,15 @@ export interface TestWorld {
 export const testDatabases = (): TestDatabase[] => (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
 
 /**
- * `twoRoles` (PostgreSQL): the database is owned and migrated by one new role and the world's
- * client runs as another, as DATABASE_OWNER_URL and DATABASE_URL make it (runtime-grants.ts).
+ * `twoRoles` (PostgreSQL): the database is owned and migrated by one role and the world's client
+ * runs as another, as DATABASE_OWNER_URL and DATABASE_URL make it (runtime-grants.ts); the run's
+ * two roles (migratedDatabase), shared by its two-role worlds. A test that needs roles of its own
+ * makes them with throwawayDatabase(true).
  */
 export async function testWorld(opts: { database?: TestDatabase; waitMs?: number; twoRoles?: boolean } = {}): Promise<TestWorld> {
-  const server = opts.database === 'postgres' ? await throwawayDatabase(opts.twoRoles) : undefined;
-  const db = await openDatabase({ url: server?.url, ownerUrl: server?.ownerUrl, waitMs: opts.waitMs }).catch(async (err) => {
+  const server = opts.database === 'postgres' ? await migratedDatabase(opts.twoRoles) : undefined;
+  const loadDataDir = server ? undefined : testTemplates()?.pgliteTarball;
+  const db = await openDatabase({ url: server?.url, ownerUrl: server?.ownerUrl, loadDataDir, waitMs: opts.waitMs }).catch(async (err) => {
     await server?.drop();
     throw err;
   });

@@ -1,6 +1,6 @@
 // An auditor's export of a seeded workspace (seed-workspace.ts: `entries` entries over 2025, two or
 // three small versions each) written to a file: what verify-export's memory is measured on
-// (lib/silo/export/verify-memory.test.ts, bench/verify-export-memory.ts). Imports no test runner.
+// (lib/silo/export/verify-memory.slow.test.ts, bench/verify-export-memory.ts). Imports no test runner.
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Database } from '../db/client';

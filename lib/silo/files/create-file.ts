@@ -195,7 +195,7 @@ async function storeLargeInline(o: Creating, entry: Entry, id: string, content: 
  * transaction that does not wait on the disk. Should they have been freed in between, they take
  * the uploads' path: placed under the lock. They are put even when identical bytes are stored
  * already (the store keeps one copy): skipping the write would let any workspace time whether
- * another holds given bytes (SECURITY.md, dedup-timing.test.ts).
+ * another holds given bytes (SECURITY.md, dedup-timing.slow.test.ts).
  */
 async function placeInline(
   o: CreateFileOptions,

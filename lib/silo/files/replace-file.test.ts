@@ -195,7 +195,7 @@ describe('inline bytes placed before their transaction', () => {
     const make = (name: string) => createFile({ db: w.db.prisma, store, scope, entryId, input: parse({ name, data }), limits: LIMITS });
     await make('one.txt');
     await make('two.txt');
-    // Skipping the second write would tell its caller that someone stored these bytes (dedup-timing.test.ts).
+    // Skipping the second write would tell its caller that someone stored these bytes (dedup-timing.slow.test.ts).
     expect(placed).toBe(2);
     const hash = sha(Buffer.from(data, 'base64'));
     const copies = [];
