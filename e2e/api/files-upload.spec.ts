@@ -194,6 +194,7 @@ test.describe('resume', () => {
         if (pushed++ === 0) this.push(bytes.subarray(0, 1024 * 1024));
         else {
           const hangUp = () => controller.abort();
+          // biome-ignore lint/correctness/noPlaywrightMissingAwait: runs beside the upload it ends; read() must not wait
           void expect
             .poll(held)
             .toBe(1024 * 1024)

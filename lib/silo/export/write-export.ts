@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { CHUNK } from '../../storage/batched-writer';
 import { ChunkPool } from '../../storage/chunk-pool';
 import type { ExportMember, ExportPlan } from './plan-export';
-import { centralRecord, dataDescriptor, endRecords, localHeader, ZipLayout, type ZipEntry } from './zip-records';
+import { centralRecord, dataDescriptor, dosDateTime, endRecords, localHeader, ZipLayout, type ZipEntry } from './zip-records';
 
 export interface ExportZip {
   /** the ZIP's bytes, as a stream (or `chunks`: one or the other, once) */
@@ -51,14 +51,14 @@ export function readAhead(lazy: readonly { size: number }[], k: number): number[
 const entryOf = (m: ExportMember, crc: number | undefined): ZipEntry => ({
   name: Buffer.from(m.name),
   size: m.size,
-  mtime: m.mtime,
+  dos: dosDateTime(m.mtime),
   crc: m.bytes ? crc : undefined,
 });
 
 /** The ZIP's length: its layout walked over the plan's members. */
 async function zipSize(plan: ExportPlan, forceZip64: boolean): Promise<number> {
   const layout = new ZipLayout(forceZip64);
-  for await (const m of plan.members()) layout.add(entryOf(m, 0));
+  for await (const m of plan.members()) layout.add({ name: Buffer.from(m.name), size: m.size, crc: m.bytes ? 0 : undefined });
   return layout.end().size;
 }
 

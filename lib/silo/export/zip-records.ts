@@ -2,7 +2,10 @@
 // directory records and the end records of a ZIP whose members are stored (method 0), with zip64
 // fields only where a size or an offset needs them (or when forced). One accounting (ZipLayout)
 // serves both the size announced before the first byte and the offsets written, so the two cannot
-// differ. zip-structure.ts reads exactly this layout back. APPNOTE.TXT 6.3.10, sections 4.3-4.5.
+// differ. zip-structure.ts holds an export to exactly these bytes. APPNOTE.TXT 6.3.10, 4.3-4.5.
+// Written here, not by yazl: yazl keeps an object per member until its central directory (about
+// 500 bytes each) and finds the next member to write by scanning from the first, so 100,000 small
+// members took 61 s against 4.3 s here (docs/decisions/0018-export-plan-and-zip-writer.md).
 
 const LOCAL_HEADER = 30;
 const DATA_DESCRIPTOR = 16;
@@ -16,17 +19,18 @@ const VERSION_NEEDED = 20;
 const VERSION_NEEDED_ZIP64 = 45;
 const VERSION_MADE_BY = (3 << 8) | 63; // Unix, APPNOTE 6.3
 const UTF8_NAME = 1 << 11;
-const STREAMED = 1 << 3; // crc-32 and sizes in a data descriptor after the data
+export const STREAMED = 1 << 3; // crc-32 and sizes in a data descriptor after the data
 const MODE = (0o100664 << 16) >>> 0; // a regular file, rw-rw-r--
-const MAX16 = 0xffff;
-const MAX32 = 0xffffffff;
+export const MAX16 = 0xffff;
+export const MAX32 = 0xffffffff;
 
 /** What the layout needs of a member. */
 export interface ZipEntry {
   /** its name's UTF-8 bytes */
   name: Buffer;
   size: number;
-  mtime: Date;
+  /** its modification time as DOS keeps it (dosDateTime) */
+  dos: DosTime;
   /** its crc-32 is known before its data (a small member): in the local header, no data descriptor */
   crc?: number;
 }
@@ -48,7 +52,7 @@ export class ZipLayout {
   private count = 0;
   constructor(private readonly forceZip64 = false) {}
 
-  add(e: ZipEntry): Placed {
+  add(e: Pick<ZipEntry, 'name' | 'size' | 'crc'>): Placed {
     const offset = this.cursor;
     const zip64 = this.forceZip64 || e.size > MAX32 - 1 || offset > MAX32 - 1;
     this.cursor += LOCAL_HEADER + e.name.length + e.size + (e.crc === undefined ? (zip64 ? ZIP64_DATA_DESCRIPTOR : DATA_DESCRIPTOR) : 0);
@@ -70,8 +74,13 @@ export class ZipLayout {
   }
 }
 
+export interface DosTime {
+  date: number;
+  time: number;
+}
+
 /** The DOS date and time of `d` in the server's local time (as zip and unzip read them), clamped to 1980…2107. */
-export function dosDateTime(d: Date) {
+export function dosDateTime(d: Date): DosTime {
   const t = new Date(Math.min(Math.max(d.getTime(), new Date(1980, 0, 1).getTime()), new Date(2107, 11, 31, 23, 59, 58).getTime()));
   return {
     date: (t.getDate() & 0x1f) | (((t.getMonth() + 1) & 0xf) << 5) | (((t.getFullYear() - 1980) & 0x7f) << 9),
@@ -83,7 +92,7 @@ const flagsOf = (e: ZipEntry) => UTF8_NAME | (e.crc === undefined ? STREAMED : 0
 
 export function localHeader(e: ZipEntry): Buffer {
   const b = Buffer.alloc(LOCAL_HEADER + e.name.length);
-  const { date, time } = dosDateTime(e.mtime);
+  const { date, time } = e.dos;
   const known = e.crc !== undefined;
   b.writeUInt32LE(0x04034b50, 0);
   b.writeUInt16LE(VERSION_NEEDED, 4);
@@ -116,7 +125,7 @@ export function dataDescriptor(crc: number, size: number, zip64: boolean): Buffe
 
 export function centralRecord(e: ZipEntry, crc: number, at: Placed): Buffer {
   const b = Buffer.alloc(CENTRAL_RECORD + e.name.length + (at.zip64 ? ZIP64_EXTRA : 0));
-  const { date, time } = dosDateTime(e.mtime);
+  const { date, time } = e.dos;
   b.writeUInt32LE(0x02014b50, 0);
   b.writeUInt16LE(VERSION_MADE_BY, 4);
   b.writeUInt16LE(at.zip64 ? VERSION_NEEDED_ZIP64 : VERSION_NEEDED, 6);
