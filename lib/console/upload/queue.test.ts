@@ -5,52 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiFailure } from '../api';
 import type { FileRecord } from '../../schemas/records';
 import { AUTO_RETRIES, UploadQueue, type UploadItem, type UploadStatus } from './queue';
-import { ConnectionLost, type SendOptions } from './send-bytes';
-import type { PlaceholderRequest, UploadTransport } from './transport';
+import { ConnectionLost } from './send-bytes';
+import { fakeNet, record } from '../../testing/upload-net';
 
-interface Pending<T> {
-  resolve(v: T): void;
-  reject(e: unknown): void;
-}
-
-/** A transport whose calls are recorded and settled by the test. */
-function fakeNet() {
-  const hashes: (Pending<string> & { file: File; progress(n: number): void })[] = [];
-  const placeholders: { entryId: string; body: PlaceholderRequest; fileId?: string }[] = [];
-  const sends: (Pending<FileRecord> & { o: SendOptions })[] = [];
-  const heads: string[] = [];
-  let urls = 0;
-  let head: (url: string) => Promise<number> = async () => 0;
-  const abortable = <T>(signal: AbortSignal, push: (p: Pending<T>) => void) =>
-    new Promise<T>((resolve, reject) => {
-      signal.addEventListener('abort', () => reject(new DOMException('Cancelled', 'AbortError')), { once: true });
-      push({ resolve, reject });
-    });
-  const net: UploadTransport = {
-    hash: (file, progress, signal) => abortable(signal, (p) => hashes.push({ ...p, file, progress })),
-    placeholder: async (entryId, body, fileId) => {
-      placeholders.push({ entryId, body, fileId });
-      return record(body.name, fileId ?? `f-${body.name}`, `/upload/${++urls}`);
-    },
-    offset: (url) => {
-      heads.push(url);
-      return head(url);
-    },
-    send: (o) => abortable(o.signal, (p) => sends.push({ ...p, o })),
-  };
-  return {
-    net,
-    hashes,
-    placeholders,
-    sends,
-    heads,
-    answerHead: (fn: typeof head) => {
-      head = fn;
-    },
-  };
-}
-
-const record = (name: string, id: string, url: string, stored = false) => ({ id, name, url, stored, entry_id: 'e1' }) as FileRecord;
 const file = (name: string, size = 10) => new File(['x'.repeat(size)], name, { type: 'text/plain' });
 /** Lets every callback already due run (setImmediate: real while the timers are fake). */
 const settle = () => new Promise((r) => setImmediate(r));
