@@ -139,6 +139,16 @@ describe.each(testDatabases())('the rules of prisma/sql (%s)', (kind) => {
     expect(await objects(db.sql)).toEqual(before);
     expect(await applyRules(db.sql, files, false)).toEqual([]);
   });
+
+  it('leave nothing half-applied when a file fails, and the connection usable', async () => {
+    const before = await objects(db.sql);
+    const broken: RuleFile = { ...files[0], name: 'broken.sql', sql: `${files[0].sql}\nSELECT no_such_function();`, checksum: 'broken' };
+    await expect(applyRules(db.sql, [broken, ...files.slice(1)], true)).rejects.toThrow(/no_such_function/);
+    // the transaction was rolled back: the connection answers, and nothing of the files was recorded
+    const [row] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "_sql_rules" WHERE file = 'broken.sql'`);
+    expect(row.n).toBe(0);
+    expect(await objects(db.sql)).toEqual(before);
+  });
 });
 
 describe('definedIn', () => {

@@ -111,7 +111,13 @@ export function rulesScript(files: RuleFile[]): string {
 export async function applyRules(sql: SqlRunner, files: RuleFile[], all: boolean): Promise<string[]> {
   const stale = await staleRules(sql, files, all);
   if (!stale.length) return [];
-  await sql.exec(`BEGIN;\n${rulesScript(stale)}\nCOMMIT;`);
+  try {
+    await sql.exec(`BEGIN;\n${rulesScript(stale)}\nCOMMIT;`);
+  } catch (err) {
+    // A statement that failed left the transaction open and aborted: the connection goes back usable.
+    await sql.exec('ROLLBACK').catch(() => {});
+    throw err;
+  }
   return stale.map((f) => f.name);
 }
 
