@@ -20,7 +20,8 @@ describe.each(testDatabases())('records since the last checkpoint (%s)', (databa
 
   const append = (ownerId: string, sandbox: boolean, n: number) =>
     (async () => {
-      for (let i = 0; i < n; i++) await appendEvent(w.db.prisma, { type: 'entry.created', ownerId, sandbox, actor: systemActor('test'), data: {} });
+      for (let i = 0; i < n; i++)
+        await appendEvent(w.db.prisma, { type: 'entry.created', ownerId, sandbox, actor: systemActor('test'), data: {} });
     })();
 
   it('counts the records of every chain past its last checkpoint, and a checkpoint takes them away', async () => {

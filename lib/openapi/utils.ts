@@ -44,8 +44,8 @@ export const utilsPaths = (): ZodOpenApiPathsObject => ({
       tags: ['Utils'],
       summary: "The instance's metrics, in Prometheus' text format",
       description:
-        'For `Authorization: Bearer <METRICS_TOKEN>`, or the admin key while METRICS_TOKEN is unset. Counters are this instance\'s ' +
-        'since it started; a `route` label is the route\'s pattern (`/silo/v1/entries/[entry_id]/files/[id]`) or `unmatched`, ' +
+        "For `Authorization: Bearer <METRICS_TOKEN>`, or the admin key while METRICS_TOKEN is unset. Counters are this instance's " +
+        "since it started; a `route` label is the route's pattern (`/silo/v1/entries/[entry_id]/files/[id]`) or `unmatched`, " +
         'never a raw path. docs/operations.md, Metrics, lists every metric.',
       security: [{ bearer: [] }],
       responses: {
