@@ -8,7 +8,8 @@
 module.exports = {
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2', 'pg', 'pino'],
+  // prom-client: the one copy scripts/serve.mjs loads too (lib/metrics.mjs).
+  serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2', 'pg', 'pino', 'prom-client'],
   // Console pages (everything but the API services, next-auth and /openapi.json, whose headers are
   // the API's own): never framed by another site (clickjacking), no full URLs leaked in Referer.
   // Not a full CSP: Next's inline scripts, pdf.js and the srcdoc previews would need nonces.

@@ -16,7 +16,8 @@
 // less the CPU a request takes.
 // Run: npm run bench   (or npx tsx bench/small-requests.ts; BENCH_SECONDS=… for another duration;
 // BENCH_DATABASES=pglite or postgres for one; PostgreSQL needs TEST_DATABASE_URL, else it is skipped;
-// BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force; BENCH_LOG=file:
+// BENCH_WITH=retention,webhooks: a retention rule and three webhook endpoints in force; BENCH_WITH=metrics:
+// GET /utils/v1/metrics scraped once a second through every measured run; BENCH_LOG=file:
 // the measured server's log lines about webhooks, at debug level;
 // BENCH_ONLY=new,invoice: ping and only the requests whose names hold one of the words;
 // BENCH_LATENCY=1: wrk's latency distribution (p50, p75, p90, p99) of every run as it ends;
@@ -253,6 +254,38 @@ async function api(server: SiloServer, method: string, p: string, key: string, b
 const WITH = new Set((process.env.BENCH_WITH ?? '').split(',').filter(Boolean));
 const serverEnv = (): Record<string, string> => (WITH.has('webhooks') ? { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' } : {});
 
+/**
+ * BENCH_WITH=metrics: GET /utils/v1/metrics once a second (a scraper at 1 s, where Prometheus'
+ * default is 15 s) until stopped; how many scrapes and their mean time. A scrape that fails stops the bench.
+ */
+function scrapeEverySecond(server: SiloServer): { stop(): Promise<{ scrapes: number; meanMs: number }> } {
+  let scrapes = 0;
+  let totalMs = 0;
+  let failed: Error | undefined;
+  const once = async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${server.url}/utils/v1/metrics`, { headers: { Authorization: `Bearer ${server.adminKey}` } });
+    const text = await res.text();
+    if (res.status !== 200 || !text.includes('silo_http_requests_total')) throw new Error(`metrics: ${res.status} ${text.slice(0, 200)}`);
+    totalMs += performance.now() - t0;
+    scrapes++;
+  };
+  let last = Promise.resolve();
+  const timer = setInterval(() => {
+    last = once().catch((err) => {
+      failed = err;
+    });
+  }, 1000);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await last;
+      if (failed) throw failed;
+      return { scrapes, meanMs: scrapes ? totalMs / scrapes : 0 };
+    },
+  };
+}
+
 /** A receiver that answers every delivery 204 at once, counting them. */
 async function startReceiver(): Promise<{ url: string; received: () => number; close(): void }> {
   let n = 0;
@@ -369,14 +402,21 @@ async function bench(database: 'pglite' | 'postgres') {
   try {
     const w = await setUp(server, receiver?.url);
     const rss = rssSampler(server.pid);
+    const scraped = { scrapes: 0, ms: 0 };
     const measure = async (c: Case): Promise<Result> => {
       // wrk stops with up to 32 requests still in the server: they must not run into the next run.
       await settle(server.pid);
       const before = cpuTicks(server.pid);
       const dbBefore = database === 'postgres' ? postgresTicks() : undefined;
       const sentBefore = receiver?.received() ?? 0;
+      const scraper = WITH.has('metrics') ? scrapeEverySecond(server) : undefined;
       const result = await wrk(server.url, c.script(w, SECONDS));
       const after = cpuTicks(server.pid);
+      if (scraper) {
+        const s = await scraper.stop();
+        scraped.scrapes += s.scrapes;
+        scraped.ms += s.meanMs * s.scrapes;
+      }
       const dbTicks = dbBefore && postgresTicksBetween(dbBefore, postgresTicks());
       const requests = result.rps * SECONDS;
       // Ticks are 1/100 s; per request, in ms.
@@ -413,6 +453,10 @@ async function bench(database: 'pglite' | 'postgres') {
     for (let r = 0; r < RUNS; r++) after.push(await measure(ping));
     print(database, { before, after }, results, counts, { start: rssAtStart, max: rss.stop() });
     if (receiver) console.log(`with ${[...WITH].join(' and ')}: ${await drained(server, w, () => receiver.received() - receivedBefore)}`);
+    if (WITH.has('metrics'))
+      console.log(
+        `with metrics: ${scraped.scrapes} scrapes during the measured runs, ${(scraped.ms / scraped.scrapes).toFixed(1)} ms each on average`,
+      );
     // BENCH_LOG=file: the measured server's log lines about webhooks (it runs with LOG_LEVEL=debug)
     if (process.env.BENCH_LOG)
       await writeFile(

@@ -42,6 +42,8 @@ const schema = z
     S3_OBJECT_LOCK: z.enum(['governance', 'compliance']).optional(),
     PUBLIC_URL: z.string().url().optional(),
     ADMIN_API_KEY: z.string().min(16).optional(),
+    // The credential of GET /utils/v1/metrics (lib/http/metrics-caller.ts); unset, the admin key reads them.
+    METRICS_TOKEN: z.string().min(16).optional(),
     MAX_INLINE_BYTES: int(5 * MiB),
     MAX_FILE_BYTES: int(5 * 1024 * MiB),
     // Inline files up to this size keep their bytes in the database (lib/silo/files/small-blobs.ts); 0: never.

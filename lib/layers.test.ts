@@ -23,6 +23,7 @@ const LAYERS: [layer: string, prefixes: string[]][] = [
       'lib/secret-file.ts',
       'lib/kept-setup-token.ts',
       'lib/request-load.mjs',
+      'lib/metrics.mjs',
     ],
   ],
   ['config', ['lib/config.ts', 'lib/process-settings.mjs']],

@@ -6,7 +6,9 @@
 // exports only the methods it serves (docs/design/server.md, Routing). It also records
 // the TCP peer address where the app can trust it (X-Silo-Peer, always overwritten), gives every
 // request its id before the app sees it, writes one JSON access-log line per request, and on
-// SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS.
+// SIGTERM stops accepting and lets requests in flight finish for SHUTDOWN_GRACE_SECONDS. Each
+// request is counted for the metrics here too (lib/metrics.mjs), with its route's pattern, so
+// that the answers made before the app runs count as well and a raw path never becomes a label.
 import './env-files.mjs';
 import './threadpool.mjs';
 import './heap-growth.mjs';
@@ -18,6 +20,7 @@ import next from 'next';
 import pino from 'pino';
 import { inAddressList, parseAddressList } from '../lib/address-list.mjs';
 import { endRefused } from '../lib/http/refused-body.mjs';
+import { requestMeasured, UNMATCHED } from '../lib/metrics.mjs';
 import { processSettingsOrExit } from '../lib/process-settings.mjs';
 import { requestEnded, requestStarted } from '../lib/request-load.mjs';
 import { readRouteTable, routeMatcher } from './route-table.mjs';
@@ -145,9 +148,12 @@ const server = http.createServer(
     const load = requestStarted();
     // The path only: a query may hold a capability (a file url's signature).
     const pathname = (req.url ?? '/').split('?')[0];
+    const malformed = malformedPath(pathname);
+    const route = malformed ? undefined : routeOf(pathname);
     res.once('close', () => {
       const ms = performance.now() - load.start;
       requestEnded(load);
+      requestMeasured(req.method, route?.pattern ?? UNMATCHED, res.statusCode, ms / 1000);
       const entry = {
         request_id: requestId,
         method: req.method,
@@ -158,8 +164,6 @@ const server = http.createServer(
       if (!res.writableFinished) entry.aborted = true;
       log.info(entry, 'request');
     });
-    const malformed = malformedPath(pathname);
-    const route = malformed ? undefined : routeOf(pathname);
     if (!METHODS.has(req.method))
       return sendError(req, res, 405, 'method_not_allowed', `${req.method} is not allowed`, {
         Allow: route?.allow ?? [...METHODS].join(', '),

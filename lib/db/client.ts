@@ -30,6 +30,8 @@ export interface Database {
   sql: SqlRunner;
   /** reads that stay exact: by this process's own writes (embedded), or by the change log (read-cache.ts) */
   cache: ReadCache;
+  /** statements and transactions waiting for a connection of the pool now (the metrics' silo_db_pool_waiting) */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ async function openPostgres(url: string, tables: ReadonlySet<string>, prepare: b
     prisma,
     sql,
     cache,
+    waiting: () => pool.waitingCount,
     close: async () => {
       stop();
       await prisma.$disconnect();
@@ -155,6 +158,7 @@ async function openPglite(o: OpenOptions, tables: ReadonlySet<string>, prepare: 
     prisma,
     sql,
     cache,
+    waiting: () => pool.waitingCount,
     close: async () => {
       await prisma.$disconnect();
       await thread.close();

@@ -1,4 +1,4 @@
-// /utils/v1: liveness and readiness (no credentials).
+// /utils/v1: liveness and readiness (no credentials), the audit key, and the metrics (a scraper's token).
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { PUBLIC, errors, ok } from './shared';
@@ -36,6 +36,25 @@ export const utilsPaths = (): ZodOpenApiPathsObject => ({
       summary: "The public key that signs the event log's checkpoints and the auditor's exports",
       security: PUBLIC,
       responses: { '200': ok('The key', AuditKey) },
+    },
+  },
+  '/utils/v1/metrics': {
+    get: {
+      operationId: 'getMetrics',
+      tags: ['Utils'],
+      summary: "The instance's metrics, in Prometheus' text format",
+      description:
+        "For `Authorization: Bearer <METRICS_TOKEN>`, or the admin key while METRICS_TOKEN is unset. Counters are this instance's " +
+        "since it started; a `route` label is the route's pattern (`/silo/v1/entries/[entry_id]/files/[id]`) or `unmatched`, " +
+        'never a raw path. docs/operations.md, Metrics, lists every metric.',
+      security: [{ bearer: [] }],
+      responses: {
+        '200': {
+          description: 'The metrics',
+          content: { 'text/plain; version=0.0.4': { schema: { type: 'string', example: 'silo_stored_versions_total 42\n' } } },
+        },
+        ...errors(401, 403),
+      },
     },
   },
   '/utils/v1/ready': {

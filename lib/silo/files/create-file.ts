@@ -21,6 +21,7 @@ import type { MadeVersion } from './slot-history';
 import { withUploadLease } from './upload-lock';
 import { askedRetention } from '../retention/version-retention';
 import { lockVersionBlob, placementLock, retentionFloor } from '../retention/blob-locks';
+import { versionStored } from '../../metrics.mjs';
 
 export interface CreateFileOptions {
   db: Db;
@@ -62,6 +63,8 @@ export async function createFile(o: CreateFileOptions): Promise<CreatedFile> {
   const id = o.id ?? randomUUID();
   try {
     const made = await create(c, entry, id, creation);
+    // Committed: a version stored inline counts for the metrics (a placeholder, when its bytes come).
+    if (made.file.stored) versionStored(made.file.size);
     await lockVersionBlob(o.db, o.store, made.file);
     return { ...made, created: true };
   } catch (err) {
@@ -281,6 +284,7 @@ async function completeWithInline(o: Creating, f: File, content: InlineContent):
       if (isApiError(err) && err.key === 'not_found') await o.store.dropHeld(f.id); // deleted meanwhile
       throw err;
     });
+    versionStored(file.size);
     // Bytes an earlier upload left held are of no use any more; the lease makes them ours to drop.
     await o.store.dropHeld(f.id);
     return file;

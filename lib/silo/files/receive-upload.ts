@@ -20,6 +20,7 @@ import { parseUploadRange, type UploadRange } from './content-range';
 import { fileNotFound } from './find-file';
 import { lockForCompletion } from './complete-placeholder';
 import { makeCurrent } from './replace-file';
+import { versionStored } from '../../metrics.mjs';
 import { lockVersionBlob, placementLock } from '../retention/blob-locks';
 import { assertLeaseHeld, isLeaseLost, LeaseLost, renewUploadLease, uploadBusyNow, withUploadLease, type UploadLease } from './upload-lock';
 import { assertUploadOpen } from './upload-window';
@@ -135,6 +136,7 @@ async function receiveHeld(o: ReceiveUploadOptions, lease: UploadLease, range: U
     (tx) => lockForCompletion(tx, f, lease),
     { lock },
   );
+  versionStored(file.size);
   await lockVersionBlob(o.db, o.store, file);
   return { kind: 'stored', file: reader ? file : await withStoredFacts(o, file) };
 }

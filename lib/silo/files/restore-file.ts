@@ -12,6 +12,7 @@ import { nonce } from './create-file';
 import { withExistingBlob } from './blobs';
 import { makeCurrent } from './replace-file';
 import { lockVersionBlob } from '../retention/blob-locks';
+import { versionStored } from '../../metrics.mjs';
 
 export interface RestoreFileOptions {
   db: Db;
@@ -68,6 +69,7 @@ export async function restoreFile({ db, store, version, actor }: RestoreFileOpti
     throw isForeignKeyViolation(err) || isRecordGone(err) ? gone() : err;
   });
   if (restored) {
+    versionStored(restored.size);
     await lockVersionBlob(db, store, restored);
     return restored;
   }
