@@ -2,14 +2,14 @@
 // Retry-After, not 500, and the refused write leaves nothing behind; once a connection is free the
 // same calls succeed. Every connection is held by a transaction that waits on the test, so the
 // statement after them can only wait (the embedded database has one connection, PostgreSQL ten).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../access/create-owner';
 import { toApiError } from '../http/to-api-error';
 import { createEntry } from '../silo/create-entry';
 import { TEST_ACTOR } from '../testing/actor';
 import { testDatabases, testWorld, type TestWorld } from '../testing/database';
+import { holdEveryConnection } from '../testing/held-connections';
 import { loggedSoFar } from '../testing/log-capture';
-import { POSTGRES_CONNECTIONS } from './client';
 import { failureLevel, isDatabaseBusy } from './db-errors';
 
 describe('isDatabaseBusy', () => {
@@ -38,21 +38,7 @@ describe.each(testDatabases())('on %s, every connection held', (kind) => {
     const p = w.db.prisma;
     const owner = await createOwner(p, 'Busy', TEST_ACTOR);
     const target = { ownerId: owner.id, sandbox: false };
-    let release = () => {};
-    const gate = new Promise<void>((r) => (release = r));
-    const holders = kind === 'pglite' ? 1 : POSTGRES_CONNECTIONS;
-    let started = 0;
-    const held = Array.from({ length: holders }, () =>
-      p.$transaction(
-        async (tx) => {
-          await tx.$queryRaw`SELECT 1`;
-          started++;
-          await gate;
-        },
-        { timeout: 20_000, maxWait: 20_000 },
-      ),
-    );
-    await vi.waitFor(() => expect(started).toBe(holders));
+    const held = await holdEveryConnection(p, kind);
 
     const input = { key: 'refused', folder: 'f', name: 'n', meta: {} };
     const t0 = Date.now();
@@ -75,8 +61,7 @@ describe.each(testDatabases())('on %s, every connection held', (kind) => {
     expect(isDatabaseBusy(read)).toBe(true);
     expect(toApiError(read, 'req-2').key).toBe('busy');
 
-    release();
-    await Promise.all(held);
+    await held.release();
     // Nothing of the refused write was stored; the same write now succeeds, and so does the read.
     expect(await p.entry.count({ where: { ownerId: owner.id } })).toBe(0);
     const made = await createEntry({ actor: TEST_ACTOR, db: p, target, input });
