@@ -34,6 +34,9 @@ export const presentCheckpoint = (row: Checkpoint & { timestamp?: CheckpointTime
 export const checkpointSigned = (c: CheckpointRecord, publicKey: AuditKey['publicKey'] | string) =>
   verifyBytes(publicKey, checkpointPayload(c), c.signature);
 
+/** The seq a chain_heads row `h` is checkpointed to: its last checkpoint's (on their primary key), 0 without one. */
+export const CHECKPOINTED_SEQ = Prisma.sql`coalesce((SELECT max(c.seq) FROM checkpoints c WHERE c.owner_id = h.owner_id AND c.sandbox = h.sandbox), 0)`;
+
 /**
  * Checkpoints every chain whose head moved past its last checkpoint (or only `only`, which the
  * auditor's export does when its last record has none yet). How many it made.
@@ -41,7 +44,7 @@ export const checkpointSigned = (c: CheckpointRecord, publicKey: AuditKey['publi
 export async function checkpointChains(db: Tx, key: AuditKey, now = new Date(), only?: Chain): Promise<number> {
   const grown = await db.$queryRaw<{ owner_id: string; sandbox: boolean; seq: bigint; hash: string }[]>`
     SELECT h.owner_id::text, h.sandbox, h.seq, h.hash FROM chain_heads h
-    WHERE h.seq > coalesce((SELECT max(c.seq) FROM checkpoints c WHERE c.owner_id = h.owner_id AND c.sandbox = h.sandbox), 0)
+    WHERE h.seq > ${CHECKPOINTED_SEQ}
       ${only ? Prisma.sql`AND h.owner_id = ${only.ownerId}::uuid AND h.sandbox = ${only.sandbox}` : Prisma.empty}`;
   const at = new Date(Math.floor(now.getTime()));
   for (const h of grown) {
