@@ -31,6 +31,7 @@ module.exports = {
       beforeFiles: [
         { source: '/silo/v1/files/:id', destination: '/api/silo/v1/files/:id' },
         { source: '/silo/v1/export', destination: '/api/silo/v1/export' },
+        { source: '/admin/v1/backup', destination: '/api/admin/v1/backup' },
         { source: '/silo/v1/entries/:entry_id/files', destination: '/api/silo/v1/entries/:entry_id/files' },
         { source: '/silo/v1/entries/:entry_id/files/:id', destination: '/api/silo/v1/entries/:entry_id/files/:id' },
         { source: '/silo/v1/entries/:entry_id/files/:id/data', destination: '/api/silo/v1/entries/:entry_id/files/:id/data' },

@@ -21,7 +21,8 @@
 // the measured server's log lines about webhooks, at debug level;
 // BENCH_ONLY=new,invoice: ping and only the requests whose names hold one of the words;
 // BENCH_LATENCY=1: wrk's latency distribution (p50, p75, p90, p99) of every run as it ends;
-// BENCH_RUNS_SHOWN=1: every run as it ends, with its CPU per request (PostgreSQL's too) and the deliveries during it)
+// BENCH_RUNS_SHOWN=1: every run as it ends, with its CPU per request (PostgreSQL's too) and the deliveries during it;
+// BENCH_AGAINST=dir: another checkout (built) measured in the same run, run for run, and each pair's ratio)
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startServer, type SiloServer } from '../e2e/fixtures/server';
+import { throwawayDatabase } from '../lib/testing/throwaway-database';
 import { cpuTicksOf, postgresTicks, postgresTicksBetween } from './measure';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -375,6 +377,57 @@ async function queryCounts(server: SiloServer, w: World): Promise<number[]> {
   return out;
 }
 
+/** One measured server: where it runs, its world, its memory sampler and the scrapes it had. */
+interface Measured {
+  label: string;
+  server: SiloServer;
+  w: World;
+  rss: ReturnType<typeof rssSampler>;
+  scraped: { scrapes: number; ms: number };
+}
+
+async function measureOn(m: Measured, c: Case, database: 'pglite' | 'postgres', receiver?: { received: () => number }): Promise<Result> {
+  const { server, w } = m;
+  // wrk stops with up to 32 requests still in the server: they must not run into the next run.
+  await settle(server.pid);
+  const before = cpuTicks(server.pid);
+  const dbBefore = database === 'postgres' ? postgresTicks() : undefined;
+  const sentBefore = receiver?.received() ?? 0;
+  const scraper = WITH.has('metrics') ? scrapeEverySecond(server) : undefined;
+  const result = await wrk(server.url, c.script(w, SECONDS));
+  const after = cpuTicks(server.pid);
+  if (scraper) {
+    const s = await scraper.stop();
+    m.scraped.scrapes += s.scrapes;
+    m.scraped.ms += s.meanMs * s.scrapes;
+  }
+  const dbTicks = dbBefore && postgresTicksBetween(dbBefore, postgresTicks());
+  const requests = result.rps * SECONDS;
+  // Ticks are 1/100 s; per request, in ms.
+  const r: Result = {
+    ...result,
+    mainMs: ((after.main - before.main) * 10) / requests,
+    processMs: ((after.all - before.all) * 10) / requests,
+    databaseMs: dbTicks === undefined ? undefined : (dbTicks * 10) / requests,
+  };
+  if (process.env.BENCH_LATENCY) console.log(`  ${m.label}${c.name}: ${result.latency}`);
+  // BENCH_RUNS_SHOWN=1: each run as it ends (what its CPU went to, what the endpoints got during it)
+  if (process.env.BENCH_RUNS_SHOWN)
+    console.log(
+      `  ${m.label}${c.name}: ${result.rps.toFixed(0)} req/s, CPU ms a request: main ${r.mainMs?.toFixed(2)}, all ${r.processMs?.toFixed(2)}${
+        r.databaseMs === undefined ? '' : `, PostgreSQL ${r.databaseMs.toFixed(2)}`
+      }${receiver ? `; ${receiver.received() - sentBefore} deliveries during it` : ''}`,
+    );
+  return r;
+}
+
+// BENCH_AGAINST=dir: another checkout of Silo (built, its node_modules installed: a base to compare
+// with) is measured in the same run, each of its runs right beside the same run of this one (base,
+// this, this, base, …), so the machine's drift falls on both alike; then each pair's ratio is
+// printed, and their median: the runs of one server drift by far more than the two differ. Its database is its own, empty at its start (its own migrations), and on PostgreSQL one
+// role (what a base before two roles knows).
+const AGAINST = process.env.BENCH_AGAINST ? path.resolve(process.env.BENCH_AGAINST) : undefined;
+
 async function bench(database: 'pglite' | 'postgres') {
   // Counting queries costs a little on every query: a server of its own counts them, and the
   // measured one runs as \`npm start\` does.
@@ -395,82 +448,92 @@ async function bench(database: 'pglite' | 'postgres') {
   if (dir) await mkdir(dir, { recursive: true });
   // what the counting server's endpoints got is not the measured one's
   const receivedBefore = receiver?.received() ?? 0;
-  const server = await startServer({
-    database,
-    env: { ...profile, ...serverEnv(), ...(process.env.BENCH_LOG ? { LOG_LEVEL: 'debug' } : {}) },
-  });
+  const baseDb = AGAINST && database === 'postgres' ? await throwawayDatabase(false, 'silo_bench_base') : undefined;
+  const measured: Measured[] = [];
   try {
-    const w = await setUp(server, receiver?.url);
-    const rss = rssSampler(server.pid);
-    const scraped = { scrapes: 0, ms: 0 };
-    const measure = async (c: Case): Promise<Result> => {
-      // wrk stops with up to 32 requests still in the server: they must not run into the next run.
-      await settle(server.pid);
-      const before = cpuTicks(server.pid);
-      const dbBefore = database === 'postgres' ? postgresTicks() : undefined;
-      const sentBefore = receiver?.received() ?? 0;
-      const scraper = WITH.has('metrics') ? scrapeEverySecond(server) : undefined;
-      const result = await wrk(server.url, c.script(w, SECONDS));
-      const after = cpuTicks(server.pid);
-      if (scraper) {
-        const s = await scraper.stop();
-        scraped.scrapes += s.scrapes;
-        scraped.ms += s.meanMs * s.scrapes;
-      }
-      const dbTicks = dbBefore && postgresTicksBetween(dbBefore, postgresTicks());
-      const requests = result.rps * SECONDS;
-      // Ticks are 1/100 s; per request, in ms.
-      const r: Result = {
-        ...result,
-        mainMs: ((after.main - before.main) * 10) / requests,
-        processMs: ((after.all - before.all) * 10) / requests,
-        databaseMs: dbTicks === undefined ? undefined : (dbTicks * 10) / requests,
-      };
-      if (process.env.BENCH_LATENCY) console.log(`  ${c.name}: ${result.latency}`);
-      // BENCH_RUNS_SHOWN=1: each run as it ends (what its CPU went to, what the endpoints got during it)
-      if (process.env.BENCH_RUNS_SHOWN)
-        console.log(
-          `  ${c.name}: ${result.rps.toFixed(0)} req/s, CPU ms a request: main ${r.mainMs?.toFixed(2)}, all ${r.processMs?.toFixed(2)}${
-            r.databaseMs === undefined ? '' : `, PostgreSQL ${r.databaseMs.toFixed(2)}`
-          }${receiver ? `; ${receiver.received() - sentBefore} deliveries during it` : ''}`,
-        );
-      return r;
+    const start = async (label: string, root?: string) => {
+      const server = await startServer({
+        database,
+        ...(root ? { root, empty: true, databaseUrl: baseDb?.url } : {}),
+        env: { ...profile, ...serverEnv(), ...(process.env.BENCH_LOG ? { LOG_LEVEL: 'debug' } : {}) },
+      });
+      const m = { label, server } as Measured;
+      measured.push(m);
+      m.w = await setUp(server, receiver?.url);
+      m.rss = rssSampler(server.pid);
+      m.scraped = { scrapes: 0, ms: 0 };
     };
+    if (AGAINST) await start('base: ', AGAINST);
+    await start(AGAINST ? 'this: ' : '');
+    const measure = (m: Measured, c: Case) => measureOn(m, c, database, receiver);
     const [ping, ...rest] = CASES;
-    await wrk(server.url, ping.script(w, WARM_SECONDS), WARM_SECONDS);
-    const before: Result[] = [];
-    for (let r = 0; r < RUNS; r++) before.push(await measure(ping));
-    const rssAtStart = rss.now();
-    const results: Result[][] = [];
+    const pings = measured.map(() => ({ before: [] as Result[], after: [] as Result[] }));
+    const results = measured.map(() => [] as Result[][]);
+    const rssAtStart: number[] = [];
+    for (const m of measured) await wrk(m.server.url, ping.script(m.w, WARM_SECONDS), WARM_SECONDS);
+    // With a base, every other run goes this checkout first (base, this, this, base, …): a machine
+    // that slows down (or speeds up) through the runs weighs on both alike.
+    const turn = (r: number) => (r % 2 ? [...measured.keys()].reverse() : [...measured.keys()]);
+    for (let r = 0; r < RUNS; r++) for (const i of turn(r)) pings[i].before.push(await measure(measured[i], ping));
+    for (const m of measured) rssAtStart.push(m.rss.now());
     for (const c of rest) {
-      await settle(server.pid);
-      await wrk(server.url, c.script(w, WARM_SECONDS), WARM_SECONDS); // this endpoint's own warm-up
-      const runs: Result[] = [];
-      for (let r = 0; r < RUNS; r++) runs.push(await measure(c));
-      results.push(runs);
+      const runs = measured.map(() => [] as Result[]);
+      for (const m of measured) {
+        await settle(m.server.pid);
+        await wrk(m.server.url, c.script(m.w, WARM_SECONDS), WARM_SECONDS); // this endpoint's own warm-up
+      }
+      for (let r = 0; r < RUNS; r++) for (const i of turn(r)) runs[i].push(await measure(measured[i], c));
+      for (const [i, x] of runs.entries()) results[i].push(x);
     }
-    const after: Result[] = [];
-    for (let r = 0; r < RUNS; r++) after.push(await measure(ping));
-    print(database, { before, after }, results, counts, { start: rssAtStart, max: rss.stop() });
-    if (receiver) console.log(`with ${[...WITH].join(' and ')}: ${await drained(server, w, () => receiver.received() - receivedBefore)}`);
+    for (let r = 0; r < RUNS; r++) for (const i of turn(r)) pings[i].after.push(await measure(measured[i], ping));
+    for (const [i, m] of measured.entries()) {
+      if (AGAINST) console.log(`\n${i === 0 ? `BASE (${AGAINST})` : 'THIS checkout'}:`);
+      print(database, pings[i], results[i], counts, { start: rssAtStart[i], max: m.rss.stop() });
+    }
+    if (AGAINST) compare(database, results[0], results[1]);
+    const m = measured[measured.length - 1];
+    if (receiver)
+      console.log(`with ${[...WITH].join(' and ')}: ${await drained(m.server, m.w, () => receiver.received() - receivedBefore)}`);
     if (WITH.has('metrics'))
       console.log(
-        `with metrics: ${scraped.scrapes} scrapes during the measured runs, ${(scraped.ms / scraped.scrapes).toFixed(1)} ms each on average`,
+        `with metrics: ${m.scraped.scrapes} scrapes during the measured runs, ${(m.scraped.ms / m.scraped.scrapes).toFixed(1)} ms each on average`,
       );
     // BENCH_LOG=file: the measured server's log lines about webhooks (it runs with LOG_LEVEL=debug)
     if (process.env.BENCH_LOG)
       await writeFile(
         process.env.BENCH_LOG,
-        `${server
+        `${m.server
           .output()
           .split('\n')
           .filter((l) => l.includes('webhook'))
           .join('\n')}\n`,
       );
   } finally {
-    await server.stop();
+    for (const m of measured) await m.server.stop();
+    await baseDb?.drop();
     receiver?.close();
   }
+}
+
+/**
+ * BENCH_AGAINST: this checkout's req/s over the base's, run by run (each pair measured one right
+ * after the other), and the CPU a request costs the server's main thread in each.
+ */
+function compare(database: 'pglite' | 'postgres', base: Result[][], mine: Result[][]) {
+  console.log(`\n${database}: this checkout against the base, pair by pair (this req/s ÷ the base's, measured one after the other)`);
+  CASES.slice(1).forEach((c, i) => {
+    const ratios = mine[i].map((r, k) => r.rps / base[i][k].rps);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    const main = (rs: Result[]) =>
+      spread(
+        rs.map((r) => r.mainMs ?? NaN),
+        2,
+      );
+    console.log(
+      `${c.name.padEnd(40)} pairs ${ratios.map((x) => x.toFixed(2)).join(' ')}; worst ${sorted[0].toFixed(2)}, median ${median.toFixed(2)}; main-thread CPU ms ${main(base[i])} → ${main(mine[i])}`,
+    );
+  });
 }
 
 /**

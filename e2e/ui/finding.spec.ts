@@ -122,7 +122,10 @@ test('the search box finds entries by name, key or file name as you type, inside
   await expect(rows).toHaveCount(3);
 
   const search = page.getByRole('searchbox', { name: 'Search' });
+  // "a" alone also finds two rows: wait for the answer to the whole word before counting.
+  const answered = page.waitForResponse((r) => r.url().includes('/silo/v1/entries?') && new URL(r.url()).searchParams.get('q') === 'acme');
   await search.pressSequentially('acme', { delay: 20 });
+  await answered;
   await expect(rows).toHaveCount(2);
   // Requests wait for a pause in typing: not one per key (a slow machine may pause once).
   expect(searches.at(-1)).toBe('acme');

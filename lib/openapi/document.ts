@@ -8,6 +8,7 @@ import { AUDITOR_KEYS_TAG, auditorKeyPaths } from './auditor-keys';
 import { consolePaths } from './console';
 import { enrollmentPaths } from './enrollments';
 import { eventPaths } from './events';
+import { backupPaths } from './backup';
 import { exportPaths } from './exports';
 import { webhookMessages, webhookPaths } from './webhooks';
 import { entryPaths } from './entries';
@@ -79,6 +80,7 @@ export function openApiDocument() {
         ...retentionPaths(),
         ...legalHoldPaths(),
         ...exportPaths(),
+        ...backupPaths(),
         ...auditorKeyPaths(),
         ...webhookPaths(l),
         ...ownerPaths(l),

@@ -157,7 +157,7 @@ export async function planExport(o: PlanOptions): Promise<ExportPlan> {
       await paged('events.jsonl', () => eventLines(o.db, o.chain, events), createdAt),
       await paged('checkpoints.jsonl', checkpointLines(o.db, o.chain, events), createdAt),
     ];
-    const versionMembers = () => listedVersions(listFile.path, o.store);
+    const versionMembers = () => listedMembers(listFile.path, o.store);
 
     const head = {
       format: EXPORT_FORMAT,
@@ -224,12 +224,13 @@ export async function* manifestText(
 }
 
 /**
- * The versions the plan listed (versions.jsonl), as members whose bytes come from the store. Where
+ * The versions the plan listed (versions.jsonl: [name, size, sha256, ms] a line), as members whose
+ * bytes come from the store (a backup's blobs.jsonl too). Where
  * the store keeps small bytes in the database (DatabaseStore.keptMany), the next small versions'
  * bytes are fetched in one statement when the ZIP opens the first of them, instead of a round trip
  * each: a year of invoices is hundreds of thousands of them.
  */
-async function* listedVersions(file: string, store: BlobStore): AsyncIterable<ExportMember> {
+export async function* listedMembers(file: string, store: BlobStore): AsyncIterable<ExportMember> {
   const db = store as Partial<DatabaseStore>;
   const many = db.keptMany?.bind(store);
   const pooled = (db.inner ?? store) as { readChunks?: LocalDiskStore['readChunks'] };

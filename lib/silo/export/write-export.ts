@@ -13,6 +13,9 @@ import { ChunkPool } from '../../storage/chunk-pool';
 import type { ExportMember, ExportPlan } from './plan-export';
 import { centralRecord, dataDescriptor, dosDateTime, endRecords, localHeader, ZipLayout, type ZipEntry } from './zip-records';
 
+/** What the ZIP needs of a plan (an export's, a backup's): its members, and to remove its files after. */
+export type ZipPlan = Pick<ExportPlan, 'members' | 'dispose'>;
+
 export interface ExportZip {
   /** the ZIP's bytes, as a stream (or `chunks`: one or the other, once) */
   readonly stream: Readable;
@@ -56,7 +59,7 @@ const entryOf = (m: ExportMember, crc: number | undefined): ZipEntry => ({
 });
 
 /** The ZIP's length: its layout walked over the plan's members. */
-async function zipSize(plan: ExportPlan, forceZip64: boolean): Promise<number> {
+async function zipSize(plan: ZipPlan, forceZip64: boolean): Promise<number> {
   const layout = new ZipLayout(forceZip64);
   for await (const m of plan.members()) layout.add({ name: Buffer.from(m.name), size: m.size, crc: m.bytes ? 0 : undefined });
   return layout.end().size;
@@ -83,7 +86,7 @@ interface Queued {
   opened?: Promise<Readable>;
 }
 
-export function writeExport(plan: ExportPlan, opts: { forceZip64?: boolean } = {}): ExportZip {
+export function writeExport(plan: ZipPlan, opts: { forceZip64?: boolean } = {}): ExportZip {
   const forceZip64 = !!opts.forceZip64;
   const pool = new ChunkPool(CHUNK);
   /** sources opened and not yet finished: the one being read, and those opened ahead */

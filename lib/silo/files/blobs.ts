@@ -9,6 +9,7 @@ import { Prisma } from '../../db/generated/client';
 import { log } from '../../log';
 import { isBlobLocked, type BlobStore, type PlaceOptions } from '../../storage/blob-store';
 import { storeIn } from '../../storage/database-store';
+import { BACKUP_RUNNING } from '../backup/backup-lease';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 const TX = { timeout: 120_000, maxWait: 120_000 };
@@ -119,8 +120,10 @@ export async function freeBlobs(db: Db, store: BlobStore, hashes: Iterable<strin
     try {
       const done = await db.$transaction(async (tx) => {
         await lockHash(tx, hash);
-        const refs = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM files WHERE hash = ${hash} AND stored`;
-        if (refs[0].n > 0) return false;
+        // A backup running keeps every blob (backup-lease.ts): the sweep frees this one later.
+        const refs = await tx.$queryRaw<{ n: number; backup: boolean }[]>`
+          SELECT count(*)::int AS n, ${BACKUP_RUNNING} AS backup FROM files WHERE hash = ${hash} AND stored`;
+        if (refs[0].n > 0 || refs[0].backup) return false;
         await storeIn(store, tx).delete(hash);
         await tx.$executeRaw`DELETE FROM blobs WHERE hash = ${hash}`;
         return true;

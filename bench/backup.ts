@@ -1,0 +1,143 @@
+// A backup and its restore against a real server on the embedded database and a local disk:
+// BACKUP_BYTES (default 512 MiB) in BACKUP_VERSIONS (default 1000) versions of varied size, sent
+// inline; GET /admin/v1/backup written by curl to a file, then `npm run restore` of that file into
+// a new data directory — each next to `zip -0 -r` of the same bytes as files written to a file, in
+// the same run. Prints each rate as a ratio to zip's, the server's memory during the backup and the
+// restore's own. Targets: backup ≥ 0.5 × zip, restore ≥ 0.25 × zip (it reads every byte twice: the
+// check, then the load), server RSS peak − baseline ≤ 100 MB, the restore's peak ≤ 300 MB.
+// Run: npx tsx bench/backup.ts  (BACKUP_BYTES=134217728 BACKUP_VERSIONS=300 for a quicker run)
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startServer } from '../e2e/fixtures/server';
+import { MB, groupRssMB, watchRss } from './measure';
+
+const SIZE = Number(process.env.BACKUP_BYTES ?? 512 * 1024 ** 2);
+const COUNT = Number(process.env.BACKUP_VERSIONS ?? 1000);
+const run = promisify(execFile);
+
+/** Sizes summing to SIZE, from a few hundred bytes to about twice the mean. */
+function sizes(): number[] {
+  const weights = Array.from({ length: COUNT }, (_, i) => 0.01 + ((i * 7919) % 1000) / 500);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const out = weights.map((w) => Math.max(200, Math.floor((w / sum) * SIZE)));
+  out[0] += SIZE - out.reduce((a, b) => a + b, 0);
+  return out;
+}
+
+/** This process's environment without a PostgreSQL: the restore's target is embedded. */
+function embedded(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _, DATABASE_OWNER_URL: __, STORAGE: ___, ...env } = process.env;
+  return env;
+}
+
+async function seconds(f: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await f();
+  return (performance.now() - t) / 1000;
+}
+
+async function main() {
+  const dir = path.resolve('tmp', 'bench-backup');
+  const files = path.join(dir, 'files');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(files, { recursive: true });
+  const list = sizes();
+  console.log(`Silo backup and restore benchmark: ${(SIZE / 1024 ** 2).toFixed(0)} MiB in ${COUNT} versions (embedded, local disk)\n`);
+  for (let i = 0; i < list.length; i++) await writeFile(path.join(files, `${i}.bin`), randomBytes(list[i]));
+  const server = await startServer({ database: 'pglite' });
+  try {
+    const admin = { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' };
+    const owner = await (await fetch(`${server.url}/admin/v1/owners`, { method: 'POST', headers: admin, body: '{"name":"bench"}' })).json();
+    const key = `Bearer ${owner.api_keys[0].key}`;
+    const entry = await (
+      await fetch(`${server.url}/silo/v1/entries`, { method: 'POST', headers: { ...admin, Authorization: key }, body: '{}' })
+    ).json();
+    const body = path.join(dir, 'body.json');
+    for (let i = 0; i < list.length; i++) {
+      const data = await readFile(path.join(files, `${i}.bin`));
+      await writeFile(body, JSON.stringify({ name: `${i}.bin`, data: data.toString('base64') }));
+      const r = await run('curl', [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-H',
+        `Authorization: ${key}`,
+        '-H',
+        'Content-Type: application/json',
+        '--data-binary',
+        `@${body}`,
+        `${server.url}/silo/v1/entries/${entry.id}/files`,
+      ]);
+      if (r.stdout !== '201') throw new Error(`file ${i}: ${r.stdout}`);
+    }
+    await rm(body);
+
+    const zipFile = path.join(dir, 'zip.zip');
+    const zip = SIZE / MB / (await seconds(() => run('sh', ['-c', `cd '${files}' && zip -0 -r -q - . > '${zipFile}' && sync`])));
+    await rm(zipFile);
+
+    const backup = path.join(dir, 'backup.zip');
+    const baseline = groupRssMB(server.pid);
+    const rss = watchRss(server.pid);
+    const took = await seconds(async () => {
+      const got = await run('curl', [
+        '-sS',
+        '-o',
+        backup,
+        '-w',
+        '%{http_code}',
+        '-H',
+        `Authorization: Bearer ${server.adminKey}`,
+        `${server.url}/admin/v1/backup`,
+      ]);
+      if (got.stdout !== '200') throw new Error(`backup: ${got.stdout}`);
+      await run('sync');
+    });
+    const peak = rss.stop();
+    const size = (await stat(backup)).size;
+    const rate = size / MB / took;
+    console.log(
+      `backup: ${rate.toFixed(0)} MB/s = ${(rate / zip).toFixed(2)} × zip -0 (${zip.toFixed(0)} MB/s; target ≥ 0.50); server RSS peak − baseline ${Math.max(0, peak - baseline).toFixed(0)} MB (target ≤ 100)`,
+    );
+
+    // The restore, as an operator runs it, into a new data directory; its process group's memory.
+    const target = path.join(dir, 'restored');
+    let restorePeak = 0;
+    const restoreTook = await seconds(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/restore.ts', backup], {
+            env: { ...embedded(), DATA_DIR: target, NODE_ENV: 'production' },
+            detached: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (out += d));
+          const watch = watchRss(child.pid as number);
+          child.on('exit', (code) => {
+            restorePeak = watch.stop();
+            if (code === 0) resolve();
+            else reject(new Error(`restore exited ${code}:\n${out}`));
+          });
+        }),
+    );
+    const restoreRate = size / MB / restoreTook;
+    console.log(
+      `restore: ${restoreRate.toFixed(0)} MB/s = ${(restoreRate / zip).toFixed(2)} × zip -0 (target ≥ 0.25: it reads every byte twice); its RSS peak ${restorePeak.toFixed(0)} MB (target ≤ 300)`,
+    );
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
