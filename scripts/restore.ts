@@ -21,6 +21,9 @@ import { blobStore } from '../lib/storage';
 import { DatabaseStore } from '../lib/storage/database-store';
 
 const USAGE = 'usage: npm run restore -- FILE [--check]';
+const started = performance.now();
+/** Seconds since the start, for each line of progress. */
+const at = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -49,6 +52,7 @@ async function main(): Promise<number> {
     const offsetsFile = await offsets.close();
     const { manifest } = checked;
     const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
+    console.error(`… checked (${at()})`);
     console.log(
       `the backup is whole: made ${manifest.created_at} on ${manifest.source.database === 'pglite' ? 'the embedded database' : 'PostgreSQL'}, ` +
         `${manifest.tables.length} tables (${rows} rows), ${manifest.blobs.count} blobs (${manifest.blobs.bytes} bytes)`,
@@ -70,6 +74,7 @@ async function main(): Promise<number> {
     });
     setDatabase(db);
     try {
+      console.error(`… database open (${at()})`);
       const store = blobStore();
       const id = await bindStore(db.prisma, new DatabaseStore(db.prisma, store, { keepUpTo: c.SMALL_BLOB_MAX_BYTES, cache: false }));
       console.log(
@@ -87,14 +92,14 @@ async function main(): Promise<number> {
             yield { name, offset, size };
           }
         },
-        progress: (what) => console.error(`… ${what}`),
+        progress: (what) => console.error(`… ${what} (${at()})`),
       });
       const b = report.blobs;
       console.log(
         `restored: ${report.tables} tables, ${report.rows} rows; ${b.inStore + b.skipped + b.inDatabase} blobs ` +
           `(${b.inDatabase} in the database, ${b.inStore} into the store, ${b.skipped} there already), ${b.bytes} bytes`,
       );
-      console.log('next: npm run verify-events && npm run fsck, then npm start');
+      console.log(`took ${at()}; next: npm run verify-events && npm run fsck, then npm start`);
       return 0;
     } finally {
       await db.close();

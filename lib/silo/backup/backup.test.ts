@@ -167,6 +167,38 @@ describe.each(testDatabases())('a backup of %s, restored', (database) => {
     await expect(target.db.prisma.$executeRawUnsafe(`DELETE FROM files WHERE id = '${made.files[0].id}'`)).rejects.toThrow();
   });
 
+  it('a restore stopped half-way commits nothing, and runs again into the same target', async () => {
+    const fresh = await testWorld({ database: other(database) });
+    try {
+      const blobs: ZipMember[] = [];
+      const checked = await checkBackup(file(), { blob: async (m) => void blobs.push(m) });
+      let calls = 0;
+      const o = {
+        file: file(),
+        checked,
+        db: fresh.db as Database,
+        store: fresh.local,
+        keepUpTo: KEEP_UP_TO,
+        blobOffsets: async function* () {
+          calls++;
+          for (const b of blobs) {
+            // the second walk is the one inside the load's transaction, after every table
+            if (calls === 2) throw new Error('killed');
+            yield b;
+          }
+        },
+      };
+      await expect(restoreBackup(o)).rejects.toThrow('killed');
+      expect(await fresh.db.prisma.entry.count()).toBe(0);
+      expect(await fresh.db.prisma.event.count()).toBe(0);
+      const again = await restoreBackup(o);
+      expect(again.blobs.skipped).toBe(1); // the big one was placed by the first run
+      expect(await fresh.db.prisma.entry.count()).toBe(await source.db.prisma.entry.count());
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('refuses to restore into a database that holds data', async () => {
     // the target now holds the restored archive
     await expect(restoreInto(file(), target)).rejects.toThrow(/holds rows: restore into a new, empty database/);
