@@ -4,6 +4,7 @@
 // event chains verifying with their checkpoints, fsck clean, retention dates and holds kept and
 // still enforced. Then what must be refused, naming the member: a changed byte, a truncated file, a
 // member the manifest does not name, a target that holds data or another schema.
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -94,6 +95,9 @@ describe.each(testDatabases())('a backup of %s, restored', (database) => {
       input: { hold: true, reason: 'audit 2026' },
       actor: TEST_ACTOR,
     });
+    // Tables of more than a read's chunk (64 KiB) of two-byte characters: a chunk ends inside one.
+    for (let i = 0; i < 120; i++)
+      await db.entry.create({ data: { id: randomUUID(), ownerId: made.owner.id, sandbox: false, name: `ä${i}`.padEnd(600, 'ä') } });
     await checkpointChains(db, key);
     await backupTo(file(), source, database);
     target = await testWorld({ database: other(database) });
@@ -194,6 +198,27 @@ describe.each(testDatabases())('a backup of %s, restored', (database) => {
       const again = await restoreBackup(o);
       expect(again.blobs.skipped).toBe(1); // the big one was placed by the first run
       expect(await fresh.db.prisma.entry.count()).toBe(await source.db.prisma.entry.count());
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("refuses a manifest naming a table that is not the schema's (a catalog), before loading anything", async () => {
+    const fresh = await testWorld({ database: other(database) });
+    try {
+      const checked = await checkBackup(file());
+      const tables = checked.manifest.tables.map((t) => (t.name === 'users' ? { ...t, name: 'pg_authid' } : t));
+      await expect(
+        restoreBackup({
+          file: file(),
+          checked: { ...checked, manifest: { ...checked.manifest, tables } },
+          db: fresh.db as Database,
+          store: fresh.local,
+          keepUpTo: KEEP_UP_TO,
+          blobOffsets: async function* () {},
+        }),
+      ).rejects.toThrow("manifest.json: its tables are not this schema's: pg_authid is not");
+      expect(await fresh.db.prisma.owner.count()).toBe(0);
     } finally {
       await fresh.close();
     }

@@ -6,12 +6,13 @@
 // recomputation; foreign keys stay checked. A restore that stops before its commit leaves the
 // database as it was (a run again starts over), and the store with bytes nothing refers to yet.
 import { randomUUID } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import type { Database, Tx } from '../../db/client';
 import type { BlobStore } from '../../storage/blob-store';
 import type { ZipMember } from '../export/zip-structure';
 import type { BackupManifest } from './backup-format';
 import { BackupRefused, type CheckedBackup, memberStream } from './check-backup';
-import { appliedMigrations } from './plan-backup';
+import { appliedMigrations, backedUpTables } from './plan-backup';
 
 /** Rows sent in one INSERT: at most this many, or this many bytes of JSON. */
 const BATCH_ROWS = 2000;
@@ -52,6 +53,15 @@ export async function refuseUnlikeTarget(tx: Tx, manifest: BackupManifest): Prom
           ? `the backup needs migration ${theirs[i]}, which this Silo does not have: restore with the version that made the backup (or newer)`
           : `this Silo has migration ${mine[i]}, which the backup was not made with: restore with the version that made the backup, then upgrade`,
       );
+  // The same tables as this schema's (a manifest naming any other, a catalog's say, loads nothing).
+  const ours = await backedUpTables(tx);
+  const listed = manifest.tables.map((t) => t.name);
+  const stranger = listed.find((t) => !ours.includes(t)) ?? ours.find((t) => !listed.includes(t));
+  if (stranger)
+    throw new BackupRefused(
+      'manifest.json',
+      `its tables are not this schema's: ${stranger} ${listed.includes(stranger) ? 'is not' : 'is missing'}`,
+    );
   for (const t of manifest.tables) {
     if (t.name === 'settings') continue;
     const [{ any }] = await tx.$queryRawUnsafe<{ any: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM ${quoted(t.name)}) AS any`);
@@ -106,8 +116,10 @@ async function* batches(file: string, m: ZipMember): AsyncIterable<{ json: strin
     bytes = 0;
     return out;
   };
+  // A chunk may end inside a character: the decoder keeps its first bytes for the next one.
+  const text = new StringDecoder('utf8');
   for await (const chunk of memberStream(file, m)) {
-    const parts = (rest + (chunk as Buffer).toString('utf8')).split('\n');
+    const parts = (rest + text.write(chunk as Buffer)).split('\n');
     rest = parts.pop() ?? '';
     for (const line of parts) {
       if (!line) continue;
@@ -116,6 +128,7 @@ async function* batches(file: string, m: ZipMember): AsyncIterable<{ json: strin
       if (lines.length >= BATCH_ROWS || bytes >= BATCH_BYTES) yield flush();
     }
   }
+  rest += text.end();
   if (rest) lines.push(rest);
   if (lines.length) yield flush();
 }
@@ -233,7 +246,8 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreReport> {
       for await (const m of o.blobOffsets()) {
         if (m.size > o.keepUpTo) continue;
         const hash = m.name.slice('blobs/'.length);
-        await tx.$executeRaw`UPDATE blobs SET data = ${await bytesOf(o.file, m)} WHERE hash = ${hash}`;
+        const kept = await tx.$executeRaw`UPDATE blobs SET data = ${await bytesOf(o.file, m)} WHERE hash = ${hash}`;
+        if (kept !== 1) throw new BackupRefused(m.name, 'tables/blobs.jsonl has no row for it');
         report.blobs.inDatabase++;
         report.blobs.bytes += m.size;
       }
