@@ -1,8 +1,8 @@
 // The process's metrics as a scraper reads them (a real parser of the text format): requests by
 // method, route pattern and status, a method no route serves under one label, stored versions,
 // the gauges the route sets, and the database's left out when it could not be read.
-import type { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { parsedByPrometheusClient } from './testing/prometheus-client-parser';
 import { scraped } from './testing/scraped';
 import { METRICS_CONTENT_TYPE, metricsText, OTHER_METHOD, requestMeasured, UNMATCHED, versionStored } from './metrics.mjs';
 
@@ -32,27 +32,34 @@ describe('the metrics', () => {
     expect(after.families.get('silo_http_request_duration_seconds')?.type).toBe('HISTOGRAM');
   });
 
-  it('time requests by method and route (the histogram read from the registry: the parser folds labelled histograms)', async () => {
-    const { registry } = (globalThis as unknown as Record<symbol, { registry: Registry }>)[Symbol.for('silo.metrics')];
-    const histogram = registry.getSingleMetric('silo_http_request_duration_seconds');
-    const sample = async (metricName: string, le?: number) =>
-      (await histogram?.get())?.values.find(
-        (v) =>
-          (v as { metricName?: string }).metricName === metricName &&
-          v.labels.route === '/utils/v1/audit-key' &&
-          v.labels.method === 'GET' &&
-          v.labels.le === le,
-      )?.value ?? 0;
-    const [count, sum, fast] = [
+  it("time requests by method and route: each label set's buckets, count and sum, as Prometheus' own parser reads them", async () => {
+    const sample = async (name: string, labels: Record<string, string> = {}) => {
+      const families = await parsedByPrometheusClient(await metricsText({ poolWaiting: 0 }));
+      const family = families.find((f) => f.name === 'silo_http_request_duration_seconds');
+      expect(family?.type).toBe('histogram');
+      return (
+        family?.samples.find(
+          (s) =>
+            s.name === name &&
+            s.labels.route === '/utils/v1/audit-key' &&
+            s.labels.method === 'GET' &&
+            Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+        )?.value ?? 0
+      );
+    };
+    const [count, sum, fast, all] = [
       await sample('silo_http_request_duration_seconds_count'),
       await sample('silo_http_request_duration_seconds_sum'),
-      await sample('silo_http_request_duration_seconds_bucket', 0.01),
+      await sample('silo_http_request_duration_seconds_bucket', { le: '0.01' }),
+      await sample('silo_http_request_duration_seconds_bucket', { le: '+Inf' }),
     ];
     requestMeasured('GET', '/utils/v1/audit-key', 200, 0.003);
     requestMeasured('GET', '/utils/v1/audit-key', 304, 0.2);
+    requestMeasured('GET', '/utils/v1/ping', 200, 0.003); // another label set: not counted above
     expect((await sample('silo_http_request_duration_seconds_count')) - count).toBe(2);
     expect((await sample('silo_http_request_duration_seconds_sum')) - sum).toBeCloseTo(0.203, 6);
-    expect((await sample('silo_http_request_duration_seconds_bucket', 0.01)) - fast).toBe(1);
+    expect((await sample('silo_http_request_duration_seconds_bucket', { le: '0.01' })) - fast).toBe(1);
+    expect((await sample('silo_http_request_duration_seconds_bucket', { le: '+Inf' })) - all).toBe(2);
   });
 
   it('count the versions stored and their bytes', async () => {

@@ -1,7 +1,8 @@
 // Reads a metrics answer with a real parser of Prometheus' text format (parse-prometheus-text-format,
 // a port of the Prometheus Python client's), never by matching text: the tests' view of a scrape.
 // The parser reads counters and gauges whole; a histogram with labels it folds into one sample
-// (its buckets, not per label set), so only a histogram's family and type are read from it.
+// (its buckets, not per label set), so a histogram's samples are read by the Python client's own
+// parser (prometheus-client-parser.ts).
 import parsePrometheusTextFormat, { type Family } from 'parse-prometheus-text-format';
 
 export interface Scraped {
