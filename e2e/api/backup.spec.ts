@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { bearer, expect, test } from '../fixtures';
 import { createDatabase, type SiloServer, startServer } from '../fixtures/server';
-import { b64, createEntry, expectError, inlineFile, sha256 } from './helpers';
+import { b64, createEntry, expectError, inlineFile, newUser, sha256, signIn } from './helpers';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -48,6 +48,8 @@ test('a backup taken under writes restores onto the other backend, where everyth
   newOwner,
   server,
   database,
+  admin,
+  playwright,
 }) => {
   test.setTimeout(240_000);
   const owner = await newOwner('Backup GmbH');
@@ -57,6 +59,7 @@ test('a backup taken under writes restores onto the other backend, where everyth
   expect(invoice.facts?.number).toBeTruthy();
   const big = randomBytes(600 * 1024); // over SMALL_BLOB_MAX_BYTES: in the store
   await inlineFile(request, owner.liveKey, entry.id, { name: 'scan.pdf', mime: 'application/pdf', data: b64(big) });
+  const member = await newUser(admin, { owner_ids: [owner.id] });
   const hold = await request.put(`/silo/v1/entries/${entry.id}/legal-hold`, {
     headers: bearer(owner.liveKey),
     data: { hold: true, reason: 'audit' },
@@ -143,6 +146,11 @@ test('a backup taken under writes restores onto the other backend, where everyth
     // The hold holds: the entry cannot be deleted.
     const del = await fetch(`${restored.url}/silo/v1/entries/${entry.id}`, { method: 'DELETE', headers: bearer(owner.liveKey) });
     expect(del.status).toBe(409);
+    // A console user signs in with the same password, and sees the workspace.
+    const session = await signIn(playwright, restored.url, member.email, member.password);
+    const seen = await (await session.get('/admin/v1/owners')).json();
+    expect(seen.list.map((o: { id: string }) => o.id)).toEqual([owner.id]);
+    await session.dispose();
     // The chain verifies, with the signatures of the same audit key; fsck and verify-events pass.
     const verdict = await (await get('/silo/v1/events/verify')).json();
     expect(verdict.ok, JSON.stringify(verdict)).toBe(true);
