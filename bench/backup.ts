@@ -13,20 +13,11 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startServer } from '../e2e/fixtures/server';
-import { MB, groupRssMB, watchRss } from './measure';
+import { MB, groupRssMB, variedSizes, watchRss } from './measure';
 
 const SIZE = Number(process.env.BACKUP_BYTES ?? 512 * 1024 ** 2);
 const COUNT = Number(process.env.BACKUP_VERSIONS ?? 1000);
 const run = promisify(execFile);
-
-/** Sizes summing to SIZE, from a few hundred bytes to about twice the mean. */
-function sizes(): number[] {
-  const weights = Array.from({ length: COUNT }, (_, i) => 0.01 + ((i * 7919) % 1000) / 500);
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const out = weights.map((w) => Math.max(200, Math.floor((w / sum) * SIZE)));
-  out[0] += SIZE - out.reduce((a, b) => a + b, 0);
-  return out;
-}
 
 /** This process's environment without a PostgreSQL: the restore's target is embedded. */
 function embedded(): NodeJS.ProcessEnv {
@@ -45,7 +36,7 @@ async function main() {
   const files = path.join(dir, 'files');
   await rm(dir, { recursive: true, force: true });
   await mkdir(files, { recursive: true });
-  const list = sizes();
+  const list = variedSizes(SIZE, COUNT);
   console.log(`Silo backup and restore benchmark: ${(SIZE / 1024 ** 2).toFixed(0)} MiB in ${COUNT} versions (embedded, local disk)\n`);
   for (let i = 0; i < list.length; i++) await writeFile(path.join(files, `${i}.bin`), randomBytes(list[i]));
   const server = await startServer({ database: 'pglite' });

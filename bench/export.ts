@@ -15,20 +15,11 @@ import { promisify } from 'node:util';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { type LocalS3, startS3 } from '../e2e/fixtures/s3';
 import { startServer } from '../e2e/fixtures/server';
-import { MB, groupRssMB, watchRss } from './measure';
+import { MB, groupRssMB, variedSizes, watchRss } from './measure';
 
 const SIZE = Number(process.env.EXPORT_BYTES ?? 2 * 1024 ** 3);
 const COUNT = Number(process.env.EXPORT_VERSIONS ?? 3000);
 const run = promisify(execFile);
-
-/** Sizes summing to SIZE, from a few hundred bytes to about twice the mean. */
-function sizes(): number[] {
-  const weights = Array.from({ length: COUNT }, (_, i) => 0.01 + ((i * 7919) % 1000) / 500);
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const out = weights.map((w) => Math.max(200, Math.floor((w / sum) * SIZE)));
-  out[0] += SIZE - out.reduce((a, b) => a + b, 0);
-  return out;
-}
 
 async function zipRate(dir: string): Promise<number> {
   const t = performance.now();
@@ -137,7 +128,7 @@ async function main() {
   const dir = path.resolve('tmp', 'bench-export');
   const files = path.join(dir, 'files');
   await mkdir(files, { recursive: true });
-  const list = sizes();
+  const list = variedSizes(SIZE, COUNT);
   console.log(`Silo auditor's export benchmark: ${(SIZE / 1024 ** 2).toFixed(0)} MiB in ${COUNT} versions\n`);
   for (let i = 0; i < list.length; i++) await writeFile(path.join(files, `${i}.bin`), randomBytes(list[i]));
   const stores = (process.env.EXPORT_STORES ?? 'local,s3').split(',');

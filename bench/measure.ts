@@ -89,3 +89,12 @@ export function watchRss(pgid: number) {
   };
   return { stop };
 }
+
+/** `count` sizes summing to `total`, from a few hundred bytes to about twice the mean: a varied archive. */
+export function variedSizes(total: number, count: number): number[] {
+  const weights = Array.from({ length: count }, (_, i) => 0.01 + ((i * 7919) % 1000) / 500);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const out = weights.map((w) => Math.max(200, Math.floor((w / sum) * total)));
+  out[0] += total - out.reduce((a, b) => a + b, 0);
+  return out;
+}

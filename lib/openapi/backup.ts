@@ -1,6 +1,6 @@
 // /admin/v1/backup: the whole instance at one moment, one ZIP (docs/operations.md, Backups and restores).
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { errors } from './shared';
+import { errors, zipResponse } from './shared';
 
 export const backupPaths = (): ZodOpenApiPathsObject => ({
   '/admin/v1/backup': {
@@ -14,20 +14,7 @@ export const backupPaths = (): ZodOpenApiPathsObject => ({
         'Content-Length is sent. Load it with `npm run restore -- FILE.zip`, which checks every member against the manifest first.',
       ].join('\n\n'),
       responses: {
-        '200': {
-          description: 'The ZIP',
-          headers: {
-            'Content-Length': {
-              description: 'The whole ZIP, known before the first byte',
-              schema: { type: 'integer', minimum: 22, example: 2147483648 },
-            },
-            'Content-Disposition': {
-              description: 'attachment; filename="silo-backup-<database id>-<YYYYMMDDTHHMMSSZ>.zip"',
-              schema: { type: 'string' },
-            },
-          },
-          content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
-        },
+        '200': zipResponse('silo-backup-<database id>-<YYYYMMDDTHHMMSSZ>.zip'),
         ...errors(401, 403),
       },
     },

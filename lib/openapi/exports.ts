@@ -1,7 +1,7 @@
 // /silo/v1/export: the auditor's export of the caller's chain for a period (docs/api.md, Export).
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { EXPORT_MAX_DAYS, exportQuery } from '../schemas/export';
-import { errors } from './shared';
+import { errors, zipResponse } from './shared';
 
 export const exportPaths = (): ZodOpenApiPathsObject => ({
   '/silo/v1/export': {
@@ -17,20 +17,7 @@ export const exportPaths = (): ZodOpenApiPathsObject => ({
       ].join('\n\n'),
       requestParams: { query: exportQuery },
       responses: {
-        '200': {
-          description: 'The ZIP',
-          headers: {
-            'Content-Length': {
-              description: 'The whole ZIP, known before the first byte',
-              schema: { type: 'integer', minimum: 22, example: 2147483648 },
-            },
-            'Content-Disposition': {
-              description: 'attachment; filename="silo-export-<workspace>-<live|sandbox>-<from>-<to>.zip"',
-              schema: { type: 'string' },
-            },
-          },
-          content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
-        },
+        '200': zipResponse('silo-export-<workspace>-<live|sandbox>-<from>-<to>.zip'),
         ...errors(400, 401, 403, 422),
       },
     },

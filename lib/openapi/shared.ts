@@ -88,3 +88,16 @@ export const BYPASS_GOVERNANCE: oas31.ParameterObject = {
     'true: override governance retention (a console administrator or the admin key only; anyone else 403), recorded as retention.bypassed. Compliance retention and legal holds are never overridden.',
   schema: { type: 'string', enum: ['true', 'false'] },
 };
+
+/** A ZIP streamed with its length known first (the export, the backup), saved as `filename`. */
+export const zipResponse = (filename: string): ZodOpenApiResponseObject => ({
+  description: 'The ZIP',
+  headers: {
+    'Content-Length': {
+      description: 'The whole ZIP, known before the first byte',
+      schema: { type: 'integer', minimum: 22, example: 2147483648 },
+    },
+    'Content-Disposition': { description: `attachment; filename="${filename}"`, schema: { type: 'string' } },
+  },
+  content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+});

@@ -19,16 +19,11 @@ describe.each(testDatabases())('the backup lease (%s)', (database) => {
   let scope: Scope;
   let entryId: string;
   withEntryWorld(database, (made) => ({ w, scope, entryId } = made));
+  const stored = async (name: string, text: string) =>
+    (await createFile({ db: w.db.prisma, store: w.store, scope, entryId, input: parse({ name, data: b64(text) }), limits: LIMITS })).file;
 
   it("keeps a deleted version's bytes until the backup ends; the sweep frees them after", async () => {
-    const { file } = await createFile({
-      db: w.db.prisma,
-      store: w.store,
-      scope,
-      entryId,
-      input: parse({ name: 'a.txt', data: b64('listed by a backup') }),
-      limits: LIMITS,
-    });
+    const file = await stored('a.txt', 'listed by a backup');
     const lease = await takeBackupLease(w.db.prisma);
     const second = await takeBackupLease(w.db.prisma); // two backups at once
     await deleteFile({ db: w.db.prisma, store: w.store, file, actor: TEST_ACTOR });
@@ -44,14 +39,7 @@ describe.each(testDatabases())('the backup lease (%s)', (database) => {
   });
 
   it('a lease that lapses (a server killed mid-backup) keeps nothing', async () => {
-    const { file } = await createFile({
-      db: w.db.prisma,
-      store: w.store,
-      scope,
-      entryId,
-      input: parse({ name: 'b.txt', data: b64('a lapsed lease') }),
-      limits: LIMITS,
-    });
+    const file = await stored('b.txt', 'a lapsed lease');
     const lease = await takeBackupLease(w.db.prisma);
     await w.db.prisma.$executeRaw`UPDATE job_leases SET expires_at = now() - interval '1 second' WHERE name LIKE 'backup:%'`;
     await deleteFile({ db: w.db.prisma, store: w.store, file, actor: TEST_ACTOR });
