@@ -9,11 +9,12 @@
 // Run: npx tsx bench/backup.ts  (BACKUP_BYTES=134217728 BACKUP_VERSIONS=300 for a quicker run)
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startServer } from '../e2e/fixtures/server';
 import { MB, groupRssMB, variedSizes, watchRss } from './measure';
+import { sendInline } from './send-inline';
 
 const SIZE = Number(process.env.BACKUP_BYTES ?? 512 * 1024 ** 2);
 const COUNT = Number(process.env.BACKUP_VERSIONS ?? 1000);
@@ -47,27 +48,7 @@ async function main() {
     const entry = await (
       await fetch(`${server.url}/silo/v1/entries`, { method: 'POST', headers: { ...admin, Authorization: key }, body: '{}' })
     ).json();
-    const body = path.join(dir, 'body.json');
-    for (let i = 0; i < list.length; i++) {
-      const data = await readFile(path.join(files, `${i}.bin`));
-      await writeFile(body, JSON.stringify({ name: `${i}.bin`, data: data.toString('base64') }));
-      const r = await run('curl', [
-        '-sS',
-        '-o',
-        '/dev/null',
-        '-w',
-        '%{http_code}',
-        '-H',
-        `Authorization: ${key}`,
-        '-H',
-        'Content-Type: application/json',
-        '--data-binary',
-        `@${body}`,
-        `${server.url}/silo/v1/entries/${entry.id}/files`,
-      ]);
-      if (r.stdout !== '201') throw new Error(`file ${i}: ${r.stdout}`);
-    }
-    await rm(body);
+    await sendInline({ url: server.url, authorization: key, entryId: entry.id, dir: files, count: list.length });
 
     const zipFile = path.join(dir, 'zip.zip');
     const zip = SIZE / MB / (await seconds(() => run('sh', ['-c', `cd '${files}' && zip -0 -r -q - . > '${zipFile}' && sync`])));

@@ -16,6 +16,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import { type LocalS3, startS3 } from '../e2e/fixtures/s3';
 import { startServer } from '../e2e/fixtures/server';
 import { MB, groupRssMB, variedSizes, watchRss } from './measure';
+import { sendInline } from './send-inline';
 
 const SIZE = Number(process.env.EXPORT_BYTES ?? 2 * 1024 ** 3);
 const COUNT = Number(process.env.EXPORT_VERSIONS ?? 3000);
@@ -69,27 +70,8 @@ async function measure(label: string, env: Record<string, string>, files: string
     const owner = await (await fetch(`${server.url}/admin/v1/owners`, { method: 'POST', headers: auth, body: '{"name":"bench"}' })).json();
     const key = { Authorization: `Bearer ${owner.api_keys[0].key}`, 'Content-Type': 'application/json' };
     const entry = await (await fetch(`${server.url}/silo/v1/entries`, { method: 'POST', headers: key, body: '{}' })).json();
-    // The same bytes as the files zip reads, sent inline (curl reads each body from its file).
-    for (let i = 0; i < list.length; i++) {
-      const body = path.join(files, '..', 'body.json');
-      const data = await import('node:fs/promises').then((fs) => fs.readFile(path.join(files, `${i}.bin`)));
-      await writeFile(body, JSON.stringify({ name: `${i}.bin`, data: data.toString('base64') }));
-      const r = await run('curl', [
-        '-sS',
-        '-o',
-        '/dev/null',
-        '-w',
-        '%{http_code}',
-        '-H',
-        `Authorization: ${key.Authorization}`,
-        '-H',
-        'Content-Type: application/json',
-        '--data-binary',
-        `@${body}`,
-        `${server.url}/silo/v1/entries/${entry.id}/files`,
-      ]);
-      if (r.stdout !== '201') throw new Error(`file ${i}: ${r.stdout}`);
-    }
+    // The same bytes as the files zip reads, sent inline.
+    await sendInline({ url: server.url, authorization: key.Authorization, entryId: entry.id, dir: files, count: list.length });
     const zip = await zipRate(files);
     const today = new Date().toISOString().slice(0, 10);
     const baseline = groupRssMB(server.pid);

@@ -26,7 +26,8 @@ const MANIFEST_MAX = 1024 * 1024;
 export const memberStream = (file: string, m: Pick<ZipMember, 'offset' | 'size'>): Readable =>
   m.size ? createReadStream(file, { start: m.offset, end: m.offset + m.size - 1 }) : Readable.from([]);
 
-async function readMember(file: string, m: ZipMember): Promise<Buffer> {
+/** A (small) member's bytes, from the ZIP file. */
+export async function readMember(file: string, m: Pick<ZipMember, 'offset' | 'size'>): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const b of memberStream(file, m)) parts.push(b as Buffer);
   return Buffer.concat(parts);

@@ -8,11 +8,10 @@
 // the tables are read (not while the bytes stream).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, Tx } from '../../db/client';
 import { databaseId } from '../../db/database-id';
-import { makeExportDir } from '../export/export-dirs';
+import { planDir } from '../export/export-dirs';
 import { type ExportMember, listedMembers } from '../export/plan-export';
 import { type Spilled, SpillFile } from '../export/spill';
 import type { BlobStore } from '../../storage/blob-store';
@@ -39,7 +38,8 @@ export interface BackupPlan {
   dispose(): Promise<void>;
 }
 
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** An SQL identifier, quoted. */
+export const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** What a table's rows are read as: its whole row, but blobs without their bytes, settings without the database's own. */
 export function rowsQuery(table: string): string {
@@ -84,12 +84,7 @@ async function eachPage(tx: Tx, query: string, page: (lines: string[]) => Promis
 export async function planBackup(o: { db: Db; store: BlobStore; kind: 'pglite' | 'postgres'; now?: Date }): Promise<BackupPlan> {
   const createdAt = o.now ?? new Date();
   const id = await databaseId(o.db);
-  const dir = await makeExportDir();
-  let disposed: Promise<void> | undefined;
-  const dispose = () => {
-    disposed ??= rm(dir, { recursive: true, force: true });
-    return disposed;
-  };
+  const { dir, dispose } = await planDir();
   const open: SpillFile[] = [];
   const spill = async (name: string) => {
     const f = await SpillFile.create(path.join(dir, name));

@@ -6,13 +6,13 @@
 // recomputation; foreign keys stay checked. A restore that stops before its commit leaves the
 // database as it was (a run again starts over), and the store with bytes nothing refers to yet.
 import { randomUUID } from 'node:crypto';
-import { StringDecoder } from 'node:string_decoder';
+import { createInterface } from 'node:readline';
 import type { Database, Tx } from '../../db/client';
 import type { BlobStore } from '../../storage/blob-store';
 import type { ZipMember } from '../export/zip-structure';
 import type { BackupManifest } from './backup-format';
-import { BackupRefused, type CheckedBackup, memberStream } from './check-backup';
-import { appliedMigrations, backedUpTables } from './plan-backup';
+import { BackupRefused, type CheckedBackup, memberStream, readMember } from './check-backup';
+import { appliedMigrations, backedUpTables, quoted } from './plan-backup';
 
 /** Rows sent in one INSERT: at most this many, or this many bytes of JSON. */
 const BATCH_ROWS = 2000;
@@ -38,8 +38,6 @@ export interface RestoreReport {
   rows: number;
   blobs: { inStore: number; skipped: number; inDatabase: number; bytes: number };
 }
-
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Refuses a target whose schema is not the backup's, or that holds any row of the archive. */
 export async function refuseUnlikeTarget(tx: Tx, manifest: BackupManifest): Promise<void> {
@@ -109,27 +107,19 @@ async function writableColumns(tx: Tx, table: string): Promise<string> {
 async function* batches(file: string, m: ZipMember): AsyncIterable<{ json: string; rows: number }> {
   let lines: string[] = [];
   let bytes = 0;
-  let rest = '';
   const flush = () => {
     const out = { json: `[${lines.join(',')}]`, rows: lines.length };
     lines = [];
     bytes = 0;
     return out;
   };
-  // A chunk may end inside a character: the decoder keeps its first bytes for the next one.
-  const text = new StringDecoder('utf8');
-  for await (const chunk of memberStream(file, m)) {
-    const parts = (rest + text.write(chunk as Buffer)).split('\n');
-    rest = parts.pop() ?? '';
-    for (const line of parts) {
-      if (!line) continue;
-      lines.push(line);
-      bytes += line.length;
-      if (lines.length >= BATCH_ROWS || bytes >= BATCH_BYTES) yield flush();
-    }
+  // readline decodes across chunks: a chunk may end inside a character
+  for await (const line of createInterface({ input: memberStream(file, m), crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (!line) continue;
+    lines.push(line);
+    bytes += line.length;
+    if (lines.length >= BATCH_ROWS || bytes >= BATCH_BYTES) yield flush();
   }
-  rest += text.end();
-  if (rest) lines.push(rest);
   if (lines.length) yield flush();
 }
 
@@ -195,12 +185,6 @@ async function advanceSequences(tx: Tx, tables: Set<string>) {
   }
 }
 
-async function bytesOf(file: string, m: Pick<ZipMember, 'offset' | 'size'>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const b of memberStream(file, m)) parts.push(b as Buffer);
-  return Buffer.concat(parts);
-}
-
 export async function restoreBackup(o: RestoreOptions): Promise<RestoreReport> {
   const { manifest, members } = o.checked;
   const db = o.db.prisma;
@@ -246,7 +230,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreReport> {
       for await (const m of o.blobOffsets()) {
         if (m.size > o.keepUpTo) continue;
         const hash = m.name.slice('blobs/'.length);
-        const kept = await tx.$executeRaw`UPDATE blobs SET data = ${await bytesOf(o.file, m)} WHERE hash = ${hash}`;
+        const kept = await tx.$executeRaw`UPDATE blobs SET data = ${await readMember(o.file, m)} WHERE hash = ${hash}`;
         if (kept !== 1) throw new BackupRefused(m.name, 'tables/blobs.jsonl has no row for it');
         report.blobs.inDatabase++;
         report.blobs.bytes += m.size;

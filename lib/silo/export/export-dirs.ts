@@ -20,6 +20,13 @@ export function makeExportDir(tmp = os.tmpdir()): Promise<string> {
   return mkdtemp(path.join(tmp, `${PREFIX}${hostTag()}-${process.pid}-`));
 }
 
+/** A plan's directory (makeExportDir) and its removal, safe to call twice (the ZIP's end and its abort). */
+export async function planDir(tmp = os.tmpdir()): Promise<{ dir: string; dispose: () => Promise<void> }> {
+  const dir = await makeExportDir(tmp);
+  let disposed: Promise<void> | undefined;
+  return { dir, dispose: () => (disposed ??= rm(dir, { recursive: true, force: true })) };
+}
+
 /** When this process started (ms): a directory of its pid made before is a predecessor's. */
 const startedAt = Date.now() - process.uptime() * 1000;
 

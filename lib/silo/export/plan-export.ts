@@ -8,7 +8,7 @@
 // docs/api.md, Export; docs/design/export.md.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SMALL_BLOB_CEILING } from '../../config';
@@ -22,7 +22,7 @@ import type { ChunkPool } from '../../storage/chunk-pool';
 import { type DatabaseStore, keptBatches } from '../../storage/database-store';
 import type { LocalDiskStore } from '../../storage/local-disk';
 import { BOM, csvRecord } from './csv';
-import { makeExportDir } from './export-dirs';
+import { planDir } from './export-dirs';
 import { checkpointLines, eventLines, eventRun } from './export-events';
 import { DTD_NAME, GDPDU_DTD, indexXml } from './gdpdu';
 import { periodPages } from './period-pages';
@@ -112,12 +112,7 @@ const csvHeader = (t: Table<unknown>) => BOM + csvRecord(t.columns.map((c) => c.
 export async function planExport(o: PlanOptions): Promise<ExportPlan> {
   const createdAt = o.now ?? new Date();
   const { start, end } = periodBounds(o.period);
-  const dir = await makeExportDir();
-  let disposed: Promise<void> | undefined;
-  const dispose = () => {
-    disposed ??= rm(dir, { recursive: true, force: true });
-    return disposed;
-  };
+  const { dir, dispose } = await planDir();
   const files: SpillFile[] = [];
   try {
     const spill = async (name: string) => {
